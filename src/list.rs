@@ -1,0 +1,195 @@
+//! The resource list: filters, search, and grouping by module, computed over the document's rows.
+
+use crate::model::{Action, Document, ResourceRow};
+
+/// The action groups a user filters by (all replace orders are one group).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ActionGroup {
+    /// Creates.
+    Create,
+    /// In-place updates.
+    Update,
+    /// Replaces, any order.
+    Replace,
+    /// Deletes.
+    Delete,
+    /// Forgets.
+    Forget,
+    /// Data source reads.
+    Read,
+    /// No-ops.
+    NoOp,
+}
+
+/// The groups in the order the filter bar shows them.
+pub const ACTION_GROUPS: [ActionGroup; 7] = [
+    ActionGroup::Create,
+    ActionGroup::Update,
+    ActionGroup::Replace,
+    ActionGroup::Delete,
+    ActionGroup::Forget,
+    ActionGroup::Read,
+    ActionGroup::NoOp,
+];
+
+impl ActionGroup {
+    /// The group an action belongs to.
+    pub fn of(action: Action) -> ActionGroup {
+        match action {
+            Action::Create => ActionGroup::Create,
+            Action::Update => ActionGroup::Update,
+            Action::Replace(_) => ActionGroup::Replace,
+            Action::Delete => ActionGroup::Delete,
+            Action::Forget => ActionGroup::Forget,
+            Action::Read => ActionGroup::Read,
+            Action::NoOp => ActionGroup::NoOp,
+        }
+    }
+
+    /// Stable lowercase name (filters in URLs, CSS, test hooks).
+    pub fn key(self) -> &'static str {
+        match self {
+            ActionGroup::Create => "create",
+            ActionGroup::Update => "update",
+            ActionGroup::Replace => "replace",
+            ActionGroup::Delete => "delete",
+            ActionGroup::Forget => "forget",
+            ActionGroup::Read => "read",
+            ActionGroup::NoOp => "no-op",
+        }
+    }
+
+    /// The group for a [`ActionGroup::key`].
+    pub fn from_key(key: &str) -> Option<ActionGroup> {
+        ACTION_GROUPS.into_iter().find(|g| g.key() == key)
+    }
+}
+
+/// What the list shows. The default hides plain no-ops and filters nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only these action groups; empty means all.
+    pub actions: Vec<ActionGroup>,
+    /// Only this module (index into [`Document::modules`]).
+    pub module: Option<u32>,
+    /// Only this provider (index into [`Document::providers`]).
+    pub provider: Option<u32>,
+    /// Only this resource type (index into [`Document::resource_types`]).
+    pub resource_type: Option<u32>,
+    /// Case-insensitive text to find in addresses.
+    pub search: String,
+    /// Show plain no-ops (those that neither move nor import).
+    pub show_no_ops: bool,
+}
+
+/// One line of the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListEntry {
+    /// A module heading, with how many of its rows pass the filter.
+    Module {
+        /// Index into [`Document::modules`].
+        module: u32,
+        /// Rows under it.
+        count: u32,
+    },
+    /// A resource: index into [`Document::rows`].
+    Resource(u32),
+}
+
+/// True when a row is a no-op that Terraform would not list (no move, no import).
+pub fn is_plain_no_op(row: &ResourceRow) -> bool {
+    row.action == Action::NoOp && !row.is_move && !row.is_import
+}
+
+impl ListFilter {
+    /// True when the row passes the filter.
+    pub fn accepts(&self, doc: &Document, row: &ResourceRow) -> bool {
+        if !self.show_no_ops && is_plain_no_op(row) && !self.actions.contains(&ActionGroup::NoOp) {
+            return false;
+        }
+        if !self.actions.is_empty() && !self.actions.contains(&ActionGroup::of(row.action)) {
+            return false;
+        }
+        if self.module.is_some_and(|m| m != row.module)
+            || self.provider.is_some_and(|p| p != row.provider)
+            || self.resource_type.is_some_and(|t| t != row.resource_type)
+        {
+            return false;
+        }
+        let needle = self.search.trim();
+        needle.is_empty() || contains_ignore_case(&doc.change(row).address, needle)
+    }
+
+    /// The list's lines: module headings, each followed by its rows that pass the filter.
+    pub fn entries(&self, doc: &Document) -> Vec<ListEntry> {
+        let mut out = Vec::new();
+        let mut heading_at: Option<usize> = None;
+        let mut current_module = u32::MAX;
+        for (i, row) in doc.rows.iter().enumerate() {
+            if !self.accepts(doc, row) {
+                continue;
+            }
+            if row.module != current_module {
+                current_module = row.module;
+                heading_at = Some(out.len());
+                out.push(ListEntry::Module {
+                    module: row.module,
+                    count: 0,
+                });
+            }
+            if let Some(ListEntry::Module { count, .. }) = heading_at.map(|h| &mut out[h]) {
+                *count += 1;
+            }
+            out.push(ListEntry::Resource(i as u32));
+        }
+        out
+    }
+
+    /// How many rows of each action group pass every filter but the action filter.
+    pub fn group_counts(&self, doc: &Document) -> Vec<(ActionGroup, usize)> {
+        let without_actions = ListFilter {
+            actions: Vec::new(),
+            show_no_ops: true,
+            ..self.clone()
+        };
+        let mut counts = [0usize; ACTION_GROUPS.len()];
+        for row in &doc.rows {
+            if without_actions.accepts(doc, row) {
+                counts[ActionGroup::of(row.action) as usize] += 1;
+            }
+        }
+        ACTION_GROUPS
+            .iter()
+            .map(|g| (*g, counts[*g as usize]))
+            .collect()
+    }
+}
+
+/// Case-insensitive (Unicode-aware for ASCII-only needles, exact otherwise) substring test without
+/// allocating for the common ASCII case.
+pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    if needle.is_ascii() {
+        let n = needle.as_bytes();
+        haystack
+            .as_bytes()
+            .windows(n.len())
+            .any(|w| w.eq_ignore_ascii_case(n))
+    } else {
+        haystack.to_lowercase().contains(&needle.to_lowercase())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_ignore_case;
+
+    #[test]
+    fn search_ignores_case() {
+        assert!(contains_ignore_case(
+            "module.DB.aws_db_instance.this",
+            "db_inst"
+        ));
+        assert!(contains_ignore_case("aws_s3_bucket.b[\"Été\"]", "été"));
+        assert!(!contains_ignore_case("aws_vpc.main", "subnet"));
+    }
+}

@@ -1,0 +1,195 @@
+//! Load errors, each with a message that says what the file is and what to do.
+
+use std::fmt;
+
+/// What a JSON file that is not a plan looks like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAPlan {
+    /// A `terraform plan -json` machine-readable log (JSON Lines).
+    PlanLog,
+    /// A driftctl `scan --output json://` report.
+    Driftctl,
+    /// A raw state file (`terraform.tfstate`).
+    State,
+    /// `terraform show -json` without a plan file: the current state.
+    ShownState,
+    /// `terraform providers schema -json`.
+    ProviderSchemas,
+    /// Plan keys present but no format_version: accepted with a warning, never an error.
+    PlanWithoutVersion,
+    /// The top level is not an object.
+    NotAnObject {
+        /// "an array", "a string", …
+        found: &'static str,
+    },
+    /// An object with none of the keys we know.
+    OtherJson {
+        /// Its top-level keys.
+        keys: Vec<String>,
+    },
+}
+
+/// Why a file could not be opened as a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// Zero bytes, or only whitespace.
+    Empty,
+    /// Over [`super::MAX_FILE_BYTES`].
+    TooLarge {
+        /// The file's size.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// UTF-16 text (PowerShell's `>` redirect writes it).
+    Utf16,
+    /// Not UTF-8 text.
+    NotUtf8 {
+        /// 1-based line of the first bad byte.
+        line: usize,
+        /// 1-based column of the first bad byte.
+        column: usize,
+    },
+    /// Not JSON.
+    NotJson {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's words.
+        message: String,
+    },
+    /// JSON that stops in the middle.
+    Truncated {
+        /// 1-based line where the text ends.
+        line: usize,
+        /// 1-based column where the text ends.
+        column: usize,
+    },
+    /// Valid JSON, but something other than a plan.
+    NotAPlan(NotAPlan),
+    /// A plan whose contents do not have the format's shape.
+    InvalidPlan {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's words.
+        message: String,
+    },
+}
+
+const SHOW_JSON: &str = "Planlens opens the output of `terraform show -json PLANFILE`";
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Empty => write!(f, "The file is empty. {SHOW_JSON}."),
+            LoadError::TooLarge { bytes, limit } => write!(
+                f,
+                "The file is {}; Planlens opens plans up to {}. Split the plan (for example with \
+                 -target) or use `planlens summary` on the command line.",
+                megabytes(*bytes),
+                megabytes(*limit)
+            ),
+            LoadError::Utf16 => write!(
+                f,
+                "The file is UTF-16 text (PowerShell's `>` writes that). Save it as UTF-8, for \
+                 example with `terraform show -json plan.out | Out-File -Encoding utf8 plan.json`."
+            ),
+            LoadError::NotUtf8 { line, column } => write!(
+                f,
+                "The file is not UTF-8 text (first bad byte at line {line}, column {column}). \
+                 {SHOW_JSON}."
+            ),
+            LoadError::NotJson {
+                line,
+                column,
+                message,
+            } => {
+                write!(
+                    f,
+                    "This is not JSON: {message} at line {line}, column {column}."
+                )
+            }
+            LoadError::Truncated { line, column } => write!(
+                f,
+                "The file ends too early, at line {line}, column {column}: it looks truncated. \
+                 Was the download or copy cut off?"
+            ),
+            LoadError::NotAPlan(what) => match what {
+                NotAPlan::PlanLog => write!(
+                    f,
+                    "This looks like a `terraform plan -json` log (JSON Lines). Plan logs are not \
+                     supported yet: save the plan with `terraform plan -out=plan.out` and open the \
+                     output of `terraform show -json plan.out`."
+                ),
+                NotAPlan::Driftctl => write!(
+                    f,
+                    "This looks like a driftctl scan report. driftctl reports are not supported \
+                     yet; {SHOW_JSON}."
+                ),
+                NotAPlan::State => write!(
+                    f,
+                    "This looks like a Terraform state file, not a plan. State files are not \
+                     supported yet; {SHOW_JSON}."
+                ),
+                NotAPlan::ShownState => write!(
+                    f,
+                    "This looks like `terraform show -json` of the current state (no plan file was \
+                     given), not a plan. State is not supported yet; run `terraform plan -out=plan.out` \
+                     and open `terraform show -json plan.out`."
+                ),
+                NotAPlan::ProviderSchemas => write!(
+                    f,
+                    "This looks like `terraform providers schema -json` output, not a plan. {SHOW_JSON}."
+                ),
+                NotAPlan::PlanWithoutVersion => {
+                    write!(f, "This plan has no format_version.")
+                }
+                NotAPlan::NotAnObject { found } => write!(
+                    f,
+                    "This is JSON, but not a Terraform plan: the top level is {found}, not an object. \
+                     {SHOW_JSON}."
+                ),
+                NotAPlan::OtherJson { keys } => {
+                    let mut listed: Vec<&str> = keys.iter().take(8).map(String::as_str).collect();
+                    if keys.len() > 8 {
+                        listed.push("…");
+                    }
+                    write!(
+                        f,
+                        "This is JSON, but not a Terraform plan: it has no format_version and none \
+                         of a plan's keys (it has: {}). {SHOW_JSON}.",
+                        if listed.is_empty() {
+                            "no keys".to_string()
+                        } else {
+                            listed.join(", ")
+                        }
+                    )
+                }
+            },
+            LoadError::InvalidPlan {
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "This looks like a plan, but it does not have the plan format's shape: {message} at \
+                 line {line}, column {column}."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// "12.3 MB".
+pub fn megabytes(bytes: usize) -> String {
+    let mb = bytes as f64 / (1024.0 * 1024.0);
+    if mb >= 10.0 {
+        format!("{mb:.0} MB")
+    } else {
+        format!("{mb:.1} MB")
+    }
+}

@@ -1,0 +1,230 @@
+//! Bytes → a loaded plan, or an error a user can act on.
+//!
+//! Detects what a file is (a plan; or a state file, a driftctl report, a `terraform plan -json` log,
+//! which are recognised and refused plainly for now) in the same single parse that reads the plan.
+//! Never panics on any input.
+
+mod error;
+
+use std::collections::BTreeMap;
+
+use serde::de::IgnoredAny;
+
+pub use error::{LoadError, NotAPlan};
+
+use crate::model::{Document, Plan};
+
+/// The largest file Planlens opens. Parsing keeps the text and its index in memory (about twice the
+/// file size in WebAssembly, which never gives memory back), so a hard limit protects the tab.
+pub const MAX_FILE_BYTES: usize = 300 * 1024 * 1024;
+
+/// Format versions of `terraform show -json` this build knows field by field.
+pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
+
+/// Reads a file's bytes as a plan. `name` is the file name, for messages and the title.
+pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(LoadError::TooLarge {
+            bytes: bytes.len(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+                return Err(LoadError::Utf16);
+            }
+            let (line, column) = line_col(&bytes[..offset]);
+            return Err(LoadError::NotUtf8 { line, column });
+        }
+    };
+    load_plan_text(text, name)
+}
+
+/// Reads text (a pasted plan, or a file already decoded) as a plan.
+pub fn load_plan_text(mut text: String, name: &str) -> Result<Document, LoadError> {
+    if let Some(stripped) = text.strip_prefix('\u{feff}') {
+        text = stripped.to_string();
+    }
+    if text.trim().is_empty() {
+        return Err(LoadError::Empty);
+    }
+    if text.len() > MAX_FILE_BYTES {
+        return Err(LoadError::TooLarge {
+            bytes: text.len(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let mut doc = match Document::parse(text, name.to_string()) {
+        Ok(doc) => doc,
+        Err((text, e)) => return Err(explain_parse_error(&text, e)),
+    };
+    let mut warnings = Vec::new();
+    classify_plan(doc.plan(), doc.text(), &mut warnings)?;
+    doc.warnings = warnings;
+    Ok(doc)
+}
+
+/// Decides, from a successful parse, whether this is a plan, and collects warnings.
+fn classify_plan(plan: &Plan, text: &str, warnings: &mut Vec<String>) -> Result<(), LoadError> {
+    match plan.format_version.as_deref() {
+        Some(v) => {
+            if !KNOWN_FORMAT_VERSIONS.contains(&v) {
+                warnings.push(format!(
+                    "This plan's format_version is {v}, which this build of Planlens does not know \
+                     (it reads {}). It was loaded because its keys fit; anything new in that format \
+                     is not shown.",
+                    KNOWN_FORMAT_VERSIONS.join(", ")
+                ));
+            }
+            Ok(())
+        }
+        None => {
+            let has = |key: &str| match key {
+                "@level" => plan.log_level.is_some(),
+                "summary" => plan.summary.is_some(),
+                "coverage" => plan.coverage.is_some(),
+                "managed" => plan.managed.is_some(),
+                "differences" => plan.differences.is_some(),
+                "lineage" => plan.lineage.is_some(),
+                "version" => plan.version.is_some(),
+                "resources" => plan.resources.is_some(),
+                "values" => plan.values.is_some(),
+                "provider_schemas" => plan.provider_schemas.is_some(),
+                "resource_changes" => !plan.resource_changes.is_empty(),
+                "planned_values" => plan.planned_values.is_some(),
+                "resource_drift" => !plan.resource_drift.is_empty(),
+                _ => false,
+            };
+            match looks_like(has) {
+                Some(NotAPlan::PlanWithoutVersion) => {
+                    warnings.push(
+                        "This plan has no format_version; it was read as the newest known format."
+                            .to_string(),
+                    );
+                    Ok(())
+                }
+                Some(what) => Err(LoadError::NotAPlan(what)),
+                None => Err(LoadError::NotAPlan(NotAPlan::OtherJson {
+                    keys: top_level_keys(text),
+                })),
+            }
+        }
+    }
+}
+
+/// The top-level keys of a JSON object (for the message about a file that is no known format).
+fn top_level_keys(text: &str) -> Vec<String> {
+    serde_json::from_str::<BTreeMap<String, IgnoredAny>>(text)
+        .map(|m| m.into_keys().collect())
+        .unwrap_or_default()
+}
+
+/// What a JSON object that is not a plan looks like, from which top-level keys it has.
+fn looks_like(has: impl Fn(&str) -> bool) -> Option<NotAPlan> {
+    if has("@level") {
+        Some(NotAPlan::PlanLog)
+    } else if has("differences") || (has("summary") && (has("coverage") || has("managed"))) {
+        Some(NotAPlan::Driftctl)
+    } else if has("lineage") || (has("version") && has("resources")) {
+        Some(NotAPlan::State)
+    } else if has("values") {
+        Some(NotAPlan::ShownState)
+    } else if has("provider_schemas") && !has("resource_changes") {
+        Some(NotAPlan::ProviderSchemas)
+    } else if has("resource_changes") || has("planned_values") || has("resource_drift") {
+        Some(NotAPlan::PlanWithoutVersion)
+    } else {
+        None
+    }
+}
+
+/// Turns a serde_json error into a message with line and column, recognising truncated files, JSON
+/// Lines logs and JSON that is valid but not a plan.
+fn explain_parse_error(text: &str, e: serde_json::Error) -> LoadError {
+    use serde_json::error::Category;
+    let (line, column) = (e.line(), e.column());
+    match e.classify() {
+        Category::Eof => LoadError::Truncated { line, column },
+        Category::Syntax if e.to_string().starts_with("trailing characters") => {
+            // Several JSON values one after another: a JSON Lines log?
+            let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            match serde_json::from_str::<BTreeMap<String, IgnoredAny>>(first_line) {
+                Ok(keys) if keys.contains_key("@level") || keys.contains_key("@message") => {
+                    LoadError::NotAPlan(NotAPlan::PlanLog)
+                }
+                _ => LoadError::NotJson {
+                    line,
+                    column,
+                    message: strip_position(&e),
+                },
+            }
+        }
+        Category::Syntax | Category::Io => LoadError::NotJson {
+            line,
+            column,
+            message: strip_position(&e),
+        },
+        Category::Data => {
+            // Valid JSON of the wrong shape: say what it looks like if we can.
+            match serde_json::from_str::<serde_json::Value>(text) {
+                Ok(serde_json::Value::Object(map)) => {
+                    if map.contains_key("format_version") {
+                        LoadError::InvalidPlan {
+                            line,
+                            column,
+                            message: strip_position(&e),
+                        }
+                    } else {
+                        looks_like(|k| map.contains_key(k))
+                            .filter(|w| *w != NotAPlan::PlanWithoutVersion)
+                            .map(LoadError::NotAPlan)
+                            .unwrap_or_else(|| LoadError::InvalidPlan {
+                                line,
+                                column,
+                                message: strip_position(&e),
+                            })
+                    }
+                }
+                Ok(other) => LoadError::NotAPlan(NotAPlan::NotAnObject {
+                    found: json_kind(&other),
+                }),
+                Err(_) => LoadError::InvalidPlan {
+                    line,
+                    column,
+                    message: strip_position(&e),
+                },
+            }
+        }
+    }
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// serde_json appends " at line L column C"; we print the position our own way.
+fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// 1-based line and column of the end of `bytes`.
+fn line_col(bytes: &[u8]) -> (usize, usize) {
+    let line = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    (line, bytes.len() - line_start + 1)
+}

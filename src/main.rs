@@ -1,0 +1,13 @@
+//! The browser app's entry point: mounts the Leptos UI. Built by Trunk for wasm32.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(planlens::ui::App);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("planlens-web is the browser app: build it with `trunk build` (see README.md).");
+    std::process::exit(64);
+}

@@ -1,0 +1,218 @@
+//! A loaded plan: the file's text, the typed [`Plan`] borrowing from it, and an index of rows that
+//! the list, the filters and the CLI share.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::action::Action;
+use super::address::Address;
+use super::plan::{Mode, Plan, ResourceChange};
+
+self_cell::self_cell!(
+    /// The file text and the plan parsed from it, kept together so the plan can borrow.
+    struct PlanCell {
+        owner: String,
+        #[covariant]
+        dependent: Plan,
+    }
+);
+
+/// Where a row's change comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowSource {
+    /// `resource_changes[i]`.
+    Planned(u32),
+    /// `deferred_changes[i].resource_change`.
+    Deferred(u32),
+}
+
+/// One resource instance in the list: indices into the document's tables, no copies of text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceRow {
+    /// Which change this row shows.
+    pub source: RowSource,
+    /// The planned action.
+    pub action: Action,
+    /// Index into [`Document::modules`]; 0 is the root module.
+    pub module: u32,
+    /// Index into [`Document::resource_types`].
+    pub resource_type: u32,
+    /// Index into [`Document::providers`].
+    pub provider: u32,
+    /// True for data sources.
+    pub is_data: bool,
+    /// True when the change moves the resource (`previous_address` differs from `address`).
+    pub is_move: bool,
+    /// True when the resource is being imported.
+    pub is_import: bool,
+    /// True when the resource also appears in `resource_drift`.
+    pub is_drifted: bool,
+}
+
+/// A parsed plan with its index.
+pub struct Document {
+    cell: PlanCell,
+    /// The file name it came from (or "pasted plan", or a sample's name).
+    pub name: String,
+    /// Things the user should know about how the file was read.
+    pub warnings: Vec<String>,
+    /// Every resource change and deferred change, grouped by module (root first, then by module
+    /// path), in the plan's order within a module.
+    pub rows: Vec<ResourceRow>,
+    /// Module paths as Terraform writes them; index 0 is the root module, written "".
+    pub modules: Vec<String>,
+    /// Distinct resource types, sorted.
+    pub resource_types: Vec<String>,
+    /// Distinct providers, shortened (`hashicorp/aws`), sorted.
+    pub providers: Vec<String>,
+}
+
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Document")
+            .field("name", &self.name)
+            .field("rows", &self.rows.len())
+            .finish()
+    }
+}
+
+impl Document {
+    /// Parses `text` as a plan and indexes it. On a parse error, gives the text back with the error
+    /// so the caller can explain it.
+    pub fn parse(text: String, name: String) -> Result<Document, (String, serde_json::Error)> {
+        let cell = PlanCell::try_new_or_recover(text, |text| serde_json::from_str::<Plan>(text))
+            .map_err(|(text, e)| (text, e))?;
+        let mut doc = Document {
+            cell,
+            name,
+            warnings: Vec::new(),
+            rows: Vec::new(),
+            modules: Vec::new(),
+            resource_types: Vec::new(),
+            providers: Vec::new(),
+        };
+        doc.index();
+        Ok(doc)
+    }
+
+    /// The typed plan.
+    pub fn plan(&self) -> &Plan<'_> {
+        self.cell.borrow_dependent()
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        self.cell.borrow_owner()
+    }
+
+    /// The change a row shows.
+    pub fn change(&self, row: &ResourceRow) -> &ResourceChange<'_> {
+        let plan = self.plan();
+        match row.source {
+            RowSource::Planned(i) => &plan.resource_changes[i as usize],
+            RowSource::Deferred(i) => &plan.deferred_changes[i as usize].resource_change,
+        }
+    }
+
+    /// The module path of a row ("" for the root module).
+    pub fn module_of(&self, row: &ResourceRow) -> &str {
+        &self.modules[row.module as usize]
+    }
+
+    /// The index of the row for `address`, if the plan has one.
+    pub fn find_row(&self, address: &str) -> Option<usize> {
+        self.rows
+            .iter()
+            .position(|r| self.change(r).address == address)
+    }
+
+    fn index(&mut self) {
+        let plan = self.cell.borrow_dependent();
+        let drifted: HashSet<&str> = plan.resource_drift.iter().map(|d| &*d.address).collect();
+
+        let changes = plan
+            .resource_changes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (RowSource::Planned(i as u32), c))
+            .chain(
+                plan.deferred_changes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| (RowSource::Deferred(i as u32), &d.resource_change)),
+            );
+
+        let module_of = |c: &ResourceChange| -> String {
+            match &c.module_address {
+                Some(m) => m.to_string(),
+                // Old formats may omit module_address; the address says it too.
+                None if c.address.starts_with("module.") => Address::parse(&c.address)
+                    .map(|a| a.module_path())
+                    .unwrap_or_default(),
+                None => String::new(),
+            }
+        };
+
+        let mut module_names: BTreeSet<String> = BTreeSet::new();
+        let mut type_names: BTreeSet<&str> = BTreeSet::new();
+        let mut provider_names: BTreeSet<&str> = BTreeSet::new();
+        let mut staged =
+            Vec::with_capacity(plan.resource_changes.len() + plan.deferred_changes.len());
+        for (source, c) in changes {
+            let module = module_of(c);
+            module_names.insert(module.clone());
+            type_names.insert(&c.resource_type);
+            provider_names.insert(short_provider(&c.provider_name));
+            staged.push((source, c, module));
+        }
+
+        // Root first ("" sorts first), then module paths in order.
+        module_names.insert(String::new());
+        let modules: Vec<String> = module_names.into_iter().collect();
+        let module_ix: HashMap<&str, u32> = modules
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.as_str(), i as u32))
+            .collect();
+        let types: Vec<String> = type_names.iter().map(|s| s.to_string()).collect();
+        let type_ix: HashMap<&str, u32> = type_names
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (*t, i as u32))
+            .collect();
+        let providers: Vec<String> = provider_names.iter().map(|s| s.to_string()).collect();
+        let provider_ix: HashMap<&str, u32> = provider_names
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (*p, i as u32))
+            .collect();
+
+        let mut rows: Vec<ResourceRow> = staged
+            .iter()
+            .map(|(source, c, module)| ResourceRow {
+                source: *source,
+                action: c.change.actions,
+                module: module_ix[module.as_str()],
+                resource_type: type_ix[&*c.resource_type],
+                provider: provider_ix[short_provider(&c.provider_name)],
+                is_data: c.mode == Mode::Data,
+                is_move: c.is_move(),
+                is_import: c.change.importing.is_some(),
+                is_drifted: drifted.contains(&*c.address),
+            })
+            .collect();
+        // Stable: keeps the plan's own order (sorted by address) within each module.
+        rows.sort_by_key(|r| r.module);
+
+        self.rows = rows;
+        self.modules = modules;
+        self.resource_types = types;
+        self.providers = providers;
+    }
+}
+
+/// `registry.terraform.io/hashicorp/aws` → `hashicorp/aws`; other registries keep their host.
+pub fn short_provider(name: &str) -> &str {
+    name.strip_prefix("registry.terraform.io/")
+        .or_else(|| name.strip_prefix("registry.opentofu.org/"))
+        .unwrap_or(name)
+}

@@ -1,0 +1,14 @@
+//! The typed plan: the JSON format's structs, addresses, actions and reasons, and the loaded
+//! document that owns the file text they borrow from.
+
+pub mod action;
+pub mod address;
+pub mod document;
+pub mod plan;
+pub mod reason;
+pub mod text;
+
+pub use action::{Action, ReplaceOrder};
+pub use address::{Address, InstanceKey, ModuleStep};
+pub use document::{Document, ResourceRow, RowSource};
+pub use plan::{Mode, Plan, ResourceChange};

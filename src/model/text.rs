@@ -1,0 +1,67 @@
+//! Plan text made safe to show: invisible and direction-changing characters become visible escapes.
+//!
+//! Plans are untrusted input. Rendering as text (never HTML) stops markup from running; this stops
+//! text from hiding itself: a NUL, a right-to-left override (U+202E) or a zero-width space in an
+//! address or value is shown as `\u{202e}`, so what a reviewer reads is what the plan says.
+
+/// True for characters that would be invisible or would reorder the text around them.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{200b}'..='\u{200f}'   // zero-width space/joiners, LRM, RLM
+            | '\u{2028}' | '\u{2029}' // line/paragraph separators
+            | '\u{202a}'..='\u{202e}' // bidi embeddings and overrides
+            | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+            | '\u{2066}'..='\u{2069}' // bidi isolates
+            | '\u{feff}'              // zero-width no-break space
+        )
+}
+
+/// The text with hidden characters written as `\u{…}` (newlines and tabs as `\n`, `\t`).
+pub fn visible(s: &str) -> String {
+    if !s.chars().any(is_hidden) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if is_hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A string value as a quoted literal, with `"` and `\` escaped and hidden characters visible.
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if is_hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_characters_become_visible() {
+        assert_eq!(visible("plain.address"), "plain.address");
+        assert_eq!(visible("a\u{0}b"), "a\\u{0}b");
+        assert_eq!(visible("evil\u{202e}txt.exe"), "evil\\u{202e}txt.exe");
+        assert_eq!(visible("\u{2066}x\u{2069}"), "\\u{2066}x\\u{2069}");
+        assert_eq!(quoted("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+    }
+}

@@ -1,0 +1,115 @@
+//! The plan's counts and Terraform's own summary sentence.
+//!
+//! Follows Terraform's renderer (`internal/command/jsonformat/plan.go`): plain no-ops are not shown;
+//! deletes of data sources are not shown; every other change is shown, and a move or import without
+//! other changes still prints the `Plan:` line, with zeros.
+
+use crate::model::{Action, Document, ReplaceOrder};
+
+/// Counts over one plan.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Changes Terraform would list (everything but plain no-ops and data source deletes).
+    pub shown: usize,
+    /// `N to import`.
+    pub import: usize,
+    /// `N to add`: creates and the create half of every replace.
+    pub add: usize,
+    /// `N to change`: in-place updates.
+    pub change: usize,
+    /// `N to destroy`: deletes and the delete half of delete/create and create/delete replaces.
+    pub destroy: usize,
+    /// `N to forget`: forgets and the forget half of create/forget.
+    pub forget: usize,
+    /// Replaces, all three orders.
+    pub replace: usize,
+    /// Moves (`previous_address` set and different).
+    pub moves: usize,
+    /// Data sources read during apply.
+    pub reads: usize,
+    /// Entries of `deferred_changes`.
+    pub deferred: usize,
+    /// Entries of `resource_drift`.
+    pub drifted: usize,
+    /// Output changes other than no-ops.
+    pub output_changes: usize,
+    /// Resource instances in `resource_changes` (no-ops included).
+    pub resources: usize,
+}
+
+impl Summary {
+    /// Counts a loaded plan.
+    pub fn of(doc: &Document) -> Summary {
+        let plan = doc.plan();
+        let mut s = Summary {
+            deferred: plan.deferred_changes.len(),
+            drifted: plan.resource_drift.len(),
+            resources: plan.resource_changes.len(),
+            output_changes: plan
+                .output_changes
+                .values()
+                .filter(|o| o.actions != Action::NoOp)
+                .count(),
+            ..Summary::default()
+        };
+        for c in &plan.resource_changes {
+            let action = c.change.actions;
+            if c.is_move() {
+                s.moves += 1;
+            }
+            if !c.is_shown() {
+                continue;
+            }
+            let is_import = c.change.importing.is_some();
+            s.shown += 1;
+            if is_import {
+                s.import += 1;
+            }
+            match action {
+                Action::NoOp => {}
+                Action::Create => s.add += 1,
+                Action::Read => s.reads += 1,
+                Action::Update => s.change += 1,
+                Action::Delete => s.destroy += 1,
+                Action::Forget => s.forget += 1,
+                Action::Replace(order) => {
+                    s.replace += 1;
+                    s.add += 1;
+                    match order {
+                        ReplaceOrder::DeleteThenCreate | ReplaceOrder::CreateThenDelete => {
+                            s.destroy += 1
+                        }
+                        ReplaceOrder::CreateThenForget => s.forget += 1,
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// Terraform's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or
+    /// `No changes.`. A plan that changes only outputs gets a sentence of ours, since Terraform
+    /// prints no `Plan:` line for it.
+    pub fn sentence(&self) -> String {
+        if self.shown == 0 {
+            return match self.output_changes {
+                0 => "No changes.".to_string(),
+                1 => "No resource changes. 1 output change.".to_string(),
+                n => format!("No resource changes. {n} output changes."),
+            };
+        }
+        let mut s = String::from("Plan: ");
+        if self.import > 0 {
+            s.push_str(&format!("{} to import, ", self.import));
+        }
+        s.push_str(&format!(
+            "{} to add, {} to change, {} to destroy",
+            self.add, self.change, self.destroy
+        ));
+        if self.forget > 0 {
+            s.push_str(&format!(", {} to forget", self.forget));
+        }
+        s.push('.');
+        s
+    }
+}

@@ -1,0 +1,30 @@
+//! Helpers shared by the native test files.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// `../shared/fixtures/real` beside the repository, when it is there (a user's clone has none).
+pub fn real_fixtures_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/real");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: ../shared/fixtures/real is not beside the repository; real-plan tests skip."
+        );
+        None
+    }
+}
+
+/// A fixture of ours, under tests/fixtures.
+pub fn own_fixture(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Loads one of our fixtures as a plan, failing the test with the loader's message.
+pub fn load_own(name: &str) -> planlens::Document {
+    planlens::load_plan(own_fixture(name), name).unwrap_or_else(|e| panic!("{name}: {e}"))
+}

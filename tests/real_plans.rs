@@ -1,0 +1,313 @@
+//! Every real plan in ../shared/fixtures/real loads, and its summary sentence is Terraform's.
+//!
+//! The expected sentences were worked out by hand from each file's resource_changes (actions,
+//! importing, previous_address, mode) and output_changes, following Terraform's renderer.
+
+mod common;
+
+use planlens::diff::{DiffNode, Side, diff_change};
+use planlens::load::{LoadError, NotAPlan};
+use planlens::{Summary, load_plan};
+use serde_json::Value;
+
+const EXPECTED: &[(&str, &str)] = &[
+    (
+        "checkov__data_reads_action_reasons.json",
+        "Plan: 5 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "checkov__for_each_modules_tf1_9.json",
+        "Plan: 5 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "conftest__tf0_12_beta_gke.json",
+        "Plan: 2 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "infracost__fv0_2_plan_with_target_drift.json",
+        "Plan: 0 to add, 1 to change, 0 to destroy.",
+    ),
+    (
+        "infracost__terraform_v0_12_plan.json",
+        "Plan: 12 to add, 1 to change, 0 to destroy.",
+    ),
+    (
+        "policy-engine__fv1_1_mixed_changes_drift.json",
+        "Plan: 1 to add, 1 to change, 1 to destroy.",
+    ),
+    (
+        "terraform-compliance__module_count_for_each_tree.json",
+        "Plan: 32 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-compliance__tf1_0_drift_and_deletes.json",
+        "Plan: 5 to add, 1 to change, 2 to destroy.",
+    ),
+    (
+        "terraform-json__013_module_depends_on.json",
+        "Plan: 2 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-json__action_reason_tainted.json",
+        "Plan: 1 to add, 0 to change, 1 to destroy.",
+    ),
+    (
+        "terraform-json__config_resource_depends_on.json",
+        "Plan: 1 to add, 0 to change, 1 to destroy.",
+    ),
+    (
+        "terraform-json__deep_module.json",
+        "Plan: 1 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-json__fv0_2_sensitive_values.json",
+        "Plan: 7 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-json__fv1_1_basic_relevant_attributes.json",
+        "Plan: 7 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-json__has_checks.json",
+        "Plan: 2 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-json__identity_import.json",
+        "Plan: 1 to import, 0 to add, 1 to change, 0 to destroy.",
+    ),
+    (
+        "terraform-json__moved_block.json",
+        "Plan: 0 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__equiv_data_read.json",
+        "Plan: 3 to add, 0 to change, 0 to destroy.",
+    ),
+    ("terraform__equiv_drift_refresh_only.json", "No changes."),
+    (
+        "terraform__equiv_drift_relevant_attributes.json",
+        "Plan: 0 to add, 2 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__equiv_fully_populated_complex_update.json",
+        "Plan: 0 to add, 1 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__equiv_replace_within_set.json",
+        "Plan: 1 to add, 0 to change, 1 to destroy.",
+    ),
+    (
+        "terraform__equiv_variables_and_outputs.json",
+        "No resource changes. 5 output changes.",
+    ),
+    (
+        "terraform__import_generated_config_tf1_5.json",
+        "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__showjson_basic_delete.json",
+        "Plan: 0 to add, 1 to change, 1 to destroy.",
+    ),
+    (
+        "terraform__showjson_conditions_condition_results_tf1_2.json",
+        "Plan: 2 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__showjson_drift.json",
+        "Plan: 0 to add, 2 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__showjson_modules.json",
+        "Plan: 4 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__showjson_moved_drift.json",
+        "Plan: 0 to add, 2 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__showjson_provider_aliasing.json",
+        "Plan: 10 to add, 0 to change, 0 to destroy.",
+    ),
+    (
+        "terraform__showjson_requires_replace.json",
+        "Plan: 1 to add, 0 to change, 1 to destroy.",
+    ),
+    (
+        "terraform__showjson_sensitive_values.json",
+        "Plan: 1 to add, 0 to change, 0 to destroy.",
+    ),
+];
+
+const DRIFTCTL: &[&str] = &[
+    "driftctl__scan_json_access_denied_alerts.json",
+    "driftctl__scan_json_v0_39_computed_fields_alerts.json",
+    "driftctl__scan_json_v0_39_with_differences.json",
+    "driftctl__scan_json_v0_40_current.json",
+    "driftctl__scan_json_v0_7_legacy.json",
+];
+
+#[test]
+fn every_real_file_is_covered_by_an_expectation() {
+    let Some(dir) = common::real_fixtures_dir() else {
+        return;
+    };
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let mut covered: Vec<String> = EXPECTED
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .chain(DRIFTCTL.iter().map(|n| n.to_string()))
+        .collect();
+    covered.sort();
+    assert_eq!(
+        names, covered,
+        "a real fixture was added or removed; give it an expectation"
+    );
+}
+
+#[test]
+fn every_real_plan_loads_with_terraforms_summary_sentence() {
+    let Some(dir) = common::real_fixtures_dir() else {
+        return;
+    };
+    for (name, sentence) in EXPECTED {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let doc = load_plan(bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            doc.warnings.is_empty(),
+            "{name}: unexpected warnings {:?}",
+            doc.warnings
+        );
+        assert_eq!(Summary::of(&doc).sentence(), *sentence, "{name}");
+    }
+}
+
+#[test]
+fn driftctl_reports_are_recognised_and_refused_for_now() {
+    let Some(dir) = common::real_fixtures_dir() else {
+        return;
+    };
+    for name in DRIFTCTL {
+        let err = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap_err();
+        assert_eq!(err, LoadError::NotAPlan(NotAPlan::Driftctl), "{name}");
+        assert!(
+            err.to_string()
+                .contains("driftctl reports are not supported yet"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn counts_beyond_the_sentence_match_the_plans() {
+    let Some(dir) = common::real_fixtures_dir() else {
+        return;
+    };
+    let summary = |name: &str| {
+        let doc = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap();
+        Summary::of(&doc)
+    };
+    let s = summary("checkov__data_reads_action_reasons.json");
+    assert_eq!(s.reads, 4);
+    let s = summary("terraform-json__moved_block.json");
+    assert_eq!((s.moves, s.shown), (1, 1));
+    let s = summary("terraform-compliance__tf1_0_drift_and_deletes.json");
+    assert_eq!(s.drifted, 15);
+    assert_eq!(s.resources, 15);
+    let s = summary("terraform__showjson_requires_replace.json");
+    assert_eq!(s.replace, 1);
+    let s = summary("terraform__import_generated_config_tf1_5.json");
+    assert_eq!(s.import, 1);
+    let s = summary("terraform__equiv_drift_refresh_only.json");
+    assert_eq!((s.drifted, s.resources), (1, 0));
+}
+
+/// Walks a diff tree beside the plan's sensitivity mirror and checks that every side marked
+/// sensitive is shown as `(sensitive value)` and nothing else.
+fn assert_masked(
+    node: &DiffNode,
+    before_mask: Option<&Value>,
+    after_mask: Option<&Value>,
+    at: &str,
+) {
+    let is_true = |m: Option<&Value>| matches!(m, Some(Value::Bool(true)));
+    if is_true(before_mask) {
+        assert!(
+            matches!(node.before, Side::Sensitive | Side::Absent),
+            "{at}: before leaked as {:?}",
+            node.before
+        );
+    }
+    if is_true(after_mask) {
+        assert!(
+            matches!(node.after, Side::Sensitive | Side::Absent | Side::Unknown),
+            "{at}: after leaked as {:?}",
+            node.after
+        );
+    }
+    for child in &node.children {
+        let step = |m: Option<&Value>| -> Option<Value> {
+            match (m?, &child.key) {
+                (Value::Bool(true), _) => Some(Value::Bool(true)),
+                (Value::Object(o), Some(planlens::diff::PathKey::Attr(k))) => o.get(k).cloned(),
+                (Value::Array(a), Some(planlens::diff::PathKey::Index(i))) => a.get(*i).cloned(),
+                _ => None,
+            }
+        };
+        let (b, a) = (step(before_mask), step(after_mask));
+        assert_masked(
+            child,
+            b.as_ref(),
+            a.as_ref(),
+            &format!("{at}.{}", child.key_label()),
+        );
+    }
+}
+
+#[test]
+fn sensitive_values_never_reach_the_diff_of_any_real_plan() {
+    let Some(dir) = common::real_fixtures_dir() else {
+        return;
+    };
+    let mut masked_sides = 0;
+    for (name, _) in EXPECTED {
+        let doc = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap();
+        let plan = doc.plan();
+        let changes = plan
+            .resource_changes
+            .iter()
+            .chain(plan.resource_drift.iter());
+        for rc in changes {
+            let tree =
+                diff_change(&rc.change).unwrap_or_else(|e| panic!("{name} {}: {e}", rc.address));
+            let mask = |raw: Option<&serde_json::value::RawValue>| {
+                raw.map(|r| serde_json::from_str::<Value>(r.get()).unwrap())
+            };
+            let (b, a) = (
+                mask(rc.change.before_sensitive),
+                mask(rc.change.after_sensitive),
+            );
+            masked_sides += count_sensitive(&tree);
+            assert_masked(
+                &tree,
+                b.as_ref(),
+                a.as_ref(),
+                &format!("{name} {}", rc.address),
+            );
+        }
+    }
+    assert!(
+        masked_sides > 0,
+        "the corpus has sensitive values; the walk must have met some"
+    );
+}
+
+fn count_sensitive(node: &DiffNode) -> usize {
+    usize::from(node.before == Side::Sensitive)
+        + usize::from(node.after == Side::Sensitive)
+        + node.children.iter().map(count_sensitive).sum::<usize>()
+}
