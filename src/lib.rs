@@ -12,6 +12,10 @@ pub mod model;
 pub mod outputs;
 pub mod summary;
 
+/// The Leptos UI (browser only).
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
 pub use load::{LoadError, load_plan, load_plan_text};
 pub use model::Document;
 pub use summary::Summary;

@@ -83,7 +83,7 @@ pub struct ListFilter {
 }
 
 /// One line of the list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ListEntry {
     /// A module heading, with how many of its rows pass the filter.
     Module {

@@ -4,7 +4,7 @@
 //! which are recognised and refused plainly for now) in the same single parse that reads the plan.
 //! Never panics on any input.
 
-mod error;
+pub mod error;
 
 use std::collections::BTreeMap;
 

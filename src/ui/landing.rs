@@ -1,0 +1,96 @@
+//! The start page: drop zone, file picker, paste box and the samples.
+
+use leptos::prelude::*;
+
+use super::AppState;
+use super::open::{SAMPLES, open_sample, open_text};
+use crate::load::{MAX_FILE_BYTES, error::megabytes};
+
+/// Shown while no plan is open.
+#[component]
+pub fn Landing() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let pasted = RwSignal::new(String::new());
+    view! {
+        <main class="landing">
+            <section class="drop-zone" data-testid="drop-zone">
+                <h1>"Open a Terraform plan"</h1>
+                <p class="lead">
+                    "Drop the output of " <code>"terraform show -json plan.out > plan.json"</code>
+                    " here, or "
+                    <label class="link-like">
+                        "choose a file"
+                        <input
+                            type="file"
+                            accept=".json,application/json"
+                            class="visually-hidden"
+                            on:change=move |ev| {
+                                let input: web_sys::HtmlInputElement = event_target(&ev);
+                                if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                    super::open::open_file(state, file);
+                                }
+                                input.set_value("");
+                            }
+                        />
+                    </label> "."
+                </p>
+                <p class="fine">
+                    "Everything happens in this tab: the plan is never uploaded. Terraform 0.12 to 1.14 and OpenTofu, up to "
+                    {megabytes(MAX_FILE_BYTES)} "."
+                </p>
+                {move || {
+                    state.pending_address.get().map(|a| view! {
+                        <p class="pending">
+                            "Reopen your plan to return to "
+                            <code>{crate::model::text::visible(&a)}</code>
+                            "."
+                        </p>
+                    })
+                }}
+            </section>
+            <section class="samples">
+                <h2>"Try a sample"</h2>
+                <ul>
+                    {SAMPLES
+                        .iter()
+                        .map(|(stem, title, blurb)| {
+                            let stem = stem.to_string();
+                            view! {
+                                <li>
+                                    <button
+                                        class="sample"
+                                        data-testid=format!("sample-{stem}")
+                                        on:click=move |_| open_sample(state, stem.clone())
+                                    >
+                                        <strong>{*title}</strong>
+                                        <span>{*blurb}</span>
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </section>
+            <section class="paste">
+                <h2>"Or paste JSON"</h2>
+                <textarea
+                    data-testid="paste-box"
+                    rows="6"
+                    spellcheck="false"
+                    placeholder="{ \"format_version\": \"1.2\", … }"
+                    aria-label="Plan JSON"
+                    prop:value=move || pasted.get()
+                    on:input=move |ev| pasted.set(event_target_value(&ev))
+                ></textarea>
+                <button
+                    class="button"
+                    data-testid="paste-open"
+                    disabled=move || pasted.with(|p| p.trim().is_empty())
+                    on:click=move |_| open_text(state, pasted.get_untracked())
+                >
+                    "Open pasted plan"
+                </button>
+            </section>
+        </main>
+    }
+}

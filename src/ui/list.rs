@@ -1,0 +1,339 @@
+//! The resource list: filter bar and a virtual list that keeps only the visible rows in the DOM,
+//! so 50,000 rows scroll as smoothly as 50.
+
+use leptos::ev;
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::AppState;
+use crate::list::{ActionGroup, ListEntry};
+use crate::model::reason;
+use crate::model::text::visible;
+
+/// Height of one list line in pixels; must match `.row` in style/main.css.
+const ROW_HEIGHT: f64 = 28.0;
+/// Rows rendered above and below the visible ones.
+const OVERSCAN: usize = 12;
+
+const SEARCH_ID: &str = "resource-search";
+
+/// Puts the keyboard focus in the search box.
+pub fn focus_search() {
+    if let Some(el) = document()
+        .get_element_by_id(SEARCH_ID)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// Filter bar and list.
+#[component]
+pub fn ResourceList() -> impl IntoView {
+    view! {
+        <section class="list-pane" aria-label="Resources">
+            <FilterBar />
+            <VirtualList />
+        </section>
+    }
+}
+
+#[component]
+fn FilterBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let counts = Memo::new(move |_| {
+        state.loaded.with(|l| {
+            l.as_ref().map(|l| state.filter.with(|f| f.group_counts(&l.doc))).unwrap_or_default()
+        })
+    });
+    let option_list = move |pick: fn(&crate::model::Document) -> &Vec<String>, root_label: Option<&'static str>| {
+        state.loaded.with(|l| {
+            l.as_ref()
+                .map(|l| {
+                    pick(&l.doc)
+                        .iter()
+                        .enumerate()
+                        .map(|(i, name)| {
+                            let label = match (name.is_empty(), root_label) {
+                                (true, Some(root)) => root.to_string(),
+                                _ => visible(name),
+                            };
+                            view! { <option value=i.to_string()>{label}</option> }
+                        })
+                        .collect_view()
+                })
+        })
+    };
+    let parse_choice = |v: String| v.parse::<u32>().ok();
+
+    view! {
+        <div class="filters">
+            <input
+                id=SEARCH_ID
+                type="search"
+                data-testid="search"
+                placeholder="Search addresses  ( / )"
+                aria-label="Search addresses"
+                autocomplete="off"
+                spellcheck="false"
+                prop:value=move || state.filter.with(|f| f.search.clone())
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    state.filter.update(|f| f.search = v);
+                }
+            />
+            <div class="action-chips" role="group" aria-label="Filter by action">
+                {move || {
+                    counts
+                        .get()
+                        .into_iter()
+                        .filter(|(g, n)| *n > 0 || *g == ActionGroup::NoOp)
+                        .map(|(group, n)| {
+                            let active = move || state.filter.with(|f| f.actions.contains(&group));
+                            view! {
+                                <button
+                                    class=format!("action-chip a-{}", group.key())
+                                    data-testid=format!("filter-{}", group.key())
+                                    aria-pressed=move || active().to_string()
+                                    on:click=move |_| {
+                                        state.filter.update(|f| {
+                                            if let Some(i) = f.actions.iter().position(|g| *g == group) {
+                                                f.actions.remove(i);
+                                            } else {
+                                                f.actions.push(group);
+                                                f.actions.sort();
+                                            }
+                                        })
+                                    }
+                                >
+                                    {group.key()}
+                                    " "
+                                    <span class="n">{n}</span>
+                                </button>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+            <div class="selects">
+                <select
+                    data-testid="filter-module"
+                    aria-label="Module"
+                    on:change=move |ev| {
+                        let v = parse_choice(event_target_value(&ev));
+                        state.filter.update(|f| f.module = v);
+                    }
+                    prop:value=move || state.filter.with(|f| f.module.map(|m| m.to_string()).unwrap_or_default())
+                >
+                    <option value="">"All modules"</option>
+                    {move || option_list(|d| &d.modules, Some("(root module)"))}
+                </select>
+                <select
+                    data-testid="filter-provider"
+                    aria-label="Provider"
+                    on:change=move |ev| {
+                        let v = parse_choice(event_target_value(&ev));
+                        state.filter.update(|f| f.provider = v);
+                    }
+                    prop:value=move || state.filter.with(|f| f.provider.map(|m| m.to_string()).unwrap_or_default())
+                >
+                    <option value="">"All providers"</option>
+                    {move || option_list(|d| &d.providers, None)}
+                </select>
+                <select
+                    data-testid="filter-type"
+                    aria-label="Resource type"
+                    on:change=move |ev| {
+                        let v = parse_choice(event_target_value(&ev));
+                        state.filter.update(|f| f.resource_type = v);
+                    }
+                    prop:value=move || state.filter.with(|f| f.resource_type.map(|m| m.to_string()).unwrap_or_default())
+                >
+                    <option value="">"All types"</option>
+                    {move || option_list(|d| &d.resource_types, None)}
+                </select>
+                <label class="toggle">
+                    <input
+                        type="checkbox"
+                        data-testid="show-no-ops"
+                        prop:checked=move || state.filter.with(|f| f.show_no_ops)
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            state.filter.update(|f| f.show_no_ops = on);
+                        }
+                    />
+                    " Show unchanged"
+                </label>
+            </div>
+            <p class="list-count" data-testid="list-count">
+                {move || {
+                    let shown = state.entries.with(|e| e.0.iter().filter(|e| matches!(e, ListEntry::Resource(_))).count());
+                    let total = state.loaded.with(|l| l.as_ref().map_or(0, |l| l.doc.rows.len()));
+                    format!("{shown} of {total} resource instances")
+                }}
+            </p>
+        </div>
+    }
+}
+
+#[component]
+fn VirtualList() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let viewport = NodeRef::<html::Div>::new();
+    let scroll_top = RwSignal::new(0.0f64);
+    let height = RwSignal::new(600.0f64);
+
+    let measure = move || {
+        if let Some(el) = viewport.get_untracked() {
+            height.set(el.client_height().max(1) as f64);
+        }
+    };
+    Effect::new(move |_| {
+        if viewport.get().is_some() {
+            measure();
+        }
+    });
+    let resize = window_event_listener(ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+
+    // A new filter result starts at the top.
+    Effect::new(move |_| {
+        state.entries.track();
+        if let Some(el) = viewport.get_untracked() {
+            el.set_scroll_top(0);
+        }
+        scroll_top.set(0.0);
+    });
+
+    // Keep the keyboard cursor in view.
+    Effect::new(move |_| {
+        let Some(row) = state.cursor.get() else { return };
+        let Some(at) = state.entries.with_untracked(|e| e.0.iter().position(|x| *x == ListEntry::Resource(row)))
+        else {
+            return;
+        };
+        let Some(el) = viewport.get_untracked() else { return };
+        let top = at as f64 * ROW_HEIGHT;
+        let view_top = el.scroll_top() as f64;
+        let view_h = el.client_height() as f64;
+        if top < view_top {
+            el.set_scroll_top(top as i32);
+        } else if top + ROW_HEIGHT > view_top + view_h {
+            el.set_scroll_top((top + ROW_HEIGHT - view_h) as i32);
+        }
+    });
+
+    let window_rows = move || {
+        let (top, h) = (scroll_top.get(), height.get());
+        state.entries.with(|e| {
+            let n = e.0.len();
+            let first = ((top / ROW_HEIGHT) as usize).saturating_sub(OVERSCAN).min(n);
+            let last = (first + (h / ROW_HEIGHT) as usize + 2 * OVERSCAN + 1).min(n);
+            (first..last).map(|i| (i, e.0[i])).collect::<Vec<_>>()
+        })
+    };
+
+    view! {
+        <div
+            class="list-viewport"
+            node_ref=viewport
+            data-testid="resource-list"
+            on:scroll=move |_| {
+                if let Some(el) = viewport.get_untracked() {
+                    scroll_top.set(el.scroll_top() as f64);
+                }
+            }
+        >
+            <div
+                class="list-spacer"
+                style:height=move || format!("{}px", state.entries.with(|e| e.0.len()) as f64 * ROW_HEIGHT)
+            >
+                <For each=window_rows key=|(i, e)| (*i, *e) let:item>
+                    <ListLine index=item.0 entry=item.1 />
+                </For>
+            </div>
+            {move || {
+                state.entries.with(|e| e.0.is_empty()).then(|| view! {
+                    <p class="empty" data-testid="list-empty">
+                        {move || if state.filter.with(|f| *f == Default::default()) {
+                            "No resource changes in this plan. Tick “Show unchanged” to list no-ops."
+                        } else {
+                            "Nothing matches these filters."
+                        }}
+                    </p>
+                })
+            }}
+        </div>
+    }
+}
+
+#[component]
+fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let top = format!("{}px", index as f64 * ROW_HEIGHT);
+    let Some(loaded) = state.loaded.get_untracked() else { return ().into_any() };
+    match entry {
+        ListEntry::Module { module, count } => {
+            let name = &loaded.doc.modules[module as usize];
+            let label = if name.is_empty() { "(root module)".to_string() } else { visible(name) };
+            view! {
+                <div class="row module-head" style:top=top data-testid="module-heading">
+                    <span class="module-name">{label}</span>
+                    <span class="n">{count}</span>
+                </div>
+            }
+            .into_any()
+        }
+        ListEntry::Resource(r) => {
+            let doc = &loaded.doc;
+            let row = &doc.rows[r as usize];
+            let change = doc.change(row);
+            let address = change.address.to_string();
+            let shown = visible(&address);
+            let reason = change.action_reason.as_deref().map(reason::describe);
+            let type_name = visible(&doc.resource_types[row.resource_type as usize]);
+            let mut marks = Vec::new();
+            if row.is_move {
+                marks.push(("move", "moved"));
+            }
+            if row.is_import {
+                marks.push(("import", "import"));
+            }
+            if row.is_drifted {
+                marks.push(("drift", "drifted"));
+            }
+            if change.deposed.is_some() {
+                marks.push(("deposed", "deposed"));
+            }
+            if matches!(row.source, crate::model::RowSource::Deferred(_)) {
+                marks.push(("deferred", "deferred"));
+            }
+            let action = row.action;
+            view! {
+                <div
+                    class=format!("row resource a-{}", action.key())
+                    class:destructive=action.is_destructive()
+                    class:selected=move || state.selected.get() == Some(r)
+                    class:cursor=move || state.cursor.get() == Some(r)
+                    style:top=top
+                    role="button"
+                    data-testid="resource-row"
+                    data-address=address
+                    data-action=action.key()
+                    on:click=move |_| state.select(Some(r))
+                >
+                    <span class="sym" aria-label=action.label()>{action.symbol()}</span>
+                    <span class="addr">{shown}</span>
+                    {marks
+                        .into_iter()
+                        .map(|(k, label)| view! { <span class=format!("mark mark-{k}")>{label}</span> })
+                        .collect_view()}
+                    <span class="rtype">{type_name}</span>
+                    <span class="reason">{reason}</span>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! The browser shell: Leptos components over the core. Holds signals, events and rendering only;
+//! every question about the plan is answered by the core (`load`, `summary`, `list`, `diff`, …).
+//!
+//! State lives in one place, [`AppState`], provided as context by [`App`]; components read what
+//! they render and derive the rest.
+
+mod diff;
+mod landing;
+mod list;
+mod open;
+mod panels;
+mod summary;
+mod url;
+
+use std::sync::Arc;
+
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::checks::CheckRow;
+use crate::list::{ListEntry, ListFilter};
+use crate::model::Document;
+use crate::outputs::OutputRow;
+use crate::summary::Summary;
+
+/// A plan with everything derived from it once, when it is opened.
+pub struct Loaded {
+    /// The parsed plan and its row index.
+    pub doc: Document,
+    /// Counts and sentence.
+    pub summary: Summary,
+    /// Output changes, masked.
+    pub outputs: Vec<OutputRow>,
+    /// Check results.
+    pub checks: Vec<CheckRow>,
+    /// Where it came from, for the URL fragment.
+    pub source: PlanSource,
+}
+
+/// Where the open plan came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanSource {
+    /// A sample shipped with the app, by file stem.
+    Sample(String),
+    /// A file the user chose or dropped, or text they pasted.
+    Local,
+}
+
+/// What the app is doing with a file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Nothing in progress.
+    Idle,
+    /// Reading a file: bytes done of total.
+    Reading { name: String, done: f64, total: f64 },
+    /// Parsing and indexing.
+    Parsing { name: String, bytes: f64 },
+}
+
+/// Which panel the main area shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    /// The resource list and diff.
+    Resources,
+    /// Output changes.
+    Outputs,
+    /// Check results.
+    Checks,
+}
+
+impl Tab {
+    fn key(self) -> &'static str {
+        match self {
+            Tab::Resources => "resources",
+            Tab::Outputs => "outputs",
+            Tab::Checks => "checks",
+        }
+    }
+
+    fn from_key(key: &str) -> Tab {
+        match key {
+            "outputs" => Tab::Outputs,
+            "checks" => Tab::Checks,
+            _ => Tab::Resources,
+        }
+    }
+}
+
+/// The list's entries, compared by identity (recomputed only when the plan or filter changes).
+#[derive(Clone)]
+pub struct Entries(pub Arc<Vec<ListEntry>>);
+
+impl PartialEq for Entries {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// All of the app's state; cheap to copy (signals are handles).
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The open plan, if any.
+    pub loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage>,
+    /// Reading/parsing progress.
+    pub status: RwSignal<Status>,
+    /// The last load error, shown until the next successful load.
+    pub error: RwSignal<Option<String>>,
+    /// List filters.
+    pub filter: RwSignal<ListFilter>,
+    /// The selected row (index into `doc.rows`): its diff is shown and its address is in the URL.
+    pub selected: RwSignal<Option<u32>>,
+    /// The row under the keyboard cursor.
+    pub cursor: RwSignal<Option<u32>>,
+    /// The visible tab.
+    pub tab: RwSignal<Tab>,
+    /// An address from the URL to select once a plan that has it is opened.
+    pub pending_address: RwSignal<Option<String>>,
+    /// The list's entries for the current plan and filter.
+    pub entries: Memo<Entries>,
+}
+
+impl AppState {
+    fn new() -> Self {
+        let loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage> = RwSignal::new_local(None);
+        let filter = RwSignal::new(ListFilter::default());
+        let entries = Memo::new(move |_| {
+            let entries = loaded.with(|l| match l {
+                Some(l) => filter.with(|f| f.entries(&l.doc)),
+                None => Vec::new(),
+            });
+            Entries(Arc::new(entries))
+        });
+        AppState {
+            loaded,
+            status: RwSignal::new(Status::Idle),
+            error: RwSignal::new(None),
+            filter,
+            selected: RwSignal::new(None),
+            cursor: RwSignal::new(None),
+            tab: RwSignal::new(Tab::Resources),
+            pending_address: RwSignal::new(None),
+            entries,
+        }
+    }
+
+    /// Rows (indices into `doc.rows`) in list order, as the keyboard walks them.
+    fn visible_rows(&self) -> Vec<u32> {
+        self.entries.with(|e| {
+            e.0.iter()
+                .filter_map(|e| match e {
+                    ListEntry::Resource(r) => Some(*r),
+                    ListEntry::Module { .. } => None,
+                })
+                .collect()
+        })
+    }
+
+    /// Moves the keyboard cursor by `delta` rows in list order.
+    fn move_cursor(&self, delta: i64) {
+        let rows = self.visible_rows();
+        if rows.is_empty() {
+            return;
+        }
+        let current = self.cursor.get_untracked().or(self.selected.get_untracked());
+        let at = current.and_then(|c| rows.iter().position(|r| *r == c));
+        let next = match at {
+            None if delta > 0 => 0,
+            None => rows.len() - 1,
+            Some(i) => (i as i64 + delta).clamp(0, rows.len() as i64 - 1) as usize,
+        };
+        self.cursor.set(Some(rows[next]));
+    }
+
+    /// Selects a row: its diff opens and its address goes into the URL.
+    pub fn select(&self, row: Option<u32>) {
+        self.selected.set(row);
+        self.cursor.set(row);
+        self.tab.set(Tab::Resources);
+    }
+}
+
+/// The whole app.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState::new();
+    provide_context(state);
+
+    url::sync_fragment(state);
+    open::restore_from_url(state);
+    install_keyboard(state);
+
+    let has_plan = move || state.loaded.with(Option::is_some);
+    let dragging = RwSignal::new(false);
+
+    view! {
+        <div
+            class="app"
+            class:dragging=move || dragging.get()
+            on:dragover=move |ev: ev::DragEvent| {
+                ev.prevent_default();
+                dragging.set(true);
+            }
+            on:dragleave=move |ev: ev::DragEvent| {
+                // Only when the pointer leaves the window, not when it crosses child elements.
+                if ev.related_target().is_none() {
+                    dragging.set(false);
+                }
+            }
+            on:drop=move |ev: ev::DragEvent| {
+                ev.prevent_default();
+                dragging.set(false);
+                let file = ev.data_transfer().and_then(|dt| dt.files()).and_then(|f| f.get(0));
+                if let Some(file) = file {
+                    open::open_file(state, file);
+                }
+            }
+        >
+            <header class="topbar">
+                <a class="brand" href="./" title="Planlens home">
+                    <span class="brand-mark" aria-hidden="true">"◆"</span>
+                    " Planlens"
+                </a>
+                <span class="doc-name">
+                    {move || state.loaded.with(|l| l.as_ref().map(|l| crate::model::text::visible(&l.doc.name)))}
+                </span>
+                <label class="button open-button">
+                    "Open plan…"
+                    <input
+                        type="file"
+                        data-testid="plan-file"
+                        accept=".json,application/json"
+                        class="visually-hidden"
+                        on:change=move |ev| {
+                            let input: web_sys::HtmlInputElement = event_target(&ev);
+                            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                open::open_file(state, file);
+                            }
+                            // Let the same file be chosen again after an edit.
+                            input.set_value("");
+                        }
+                    />
+                </label>
+                <span class="kbd-help" title="Keyboard: j/k or arrows move, Enter opens, / searches, Esc clears">
+                    "j k ↵ / Esc"
+                </span>
+            </header>
+            <open::Progress />
+            <open::ErrorBanner />
+            <Show when=has_plan fallback=|| view! { <landing::Landing /> }>
+                <summary::SummaryPanel />
+                <Tabs />
+            </Show>
+            <div class="drop-overlay" aria-hidden="true">"Drop a plan to open it"</div>
+        </div>
+    }
+}
+
+/// The tab bar and the tab it shows.
+#[component]
+fn Tabs() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let count = move |f: fn(&Loaded) -> usize| state.loaded.with(|l| l.as_ref().map_or(0, |l| f(l)));
+    let tab_button = move |tab: Tab, label: &'static str, n: Option<Signal<usize>>| {
+        view! {
+            <button
+                class="tab"
+                role="tab"
+                data-testid=format!("tab-{}", tab.key())
+                aria-selected=move || (state.tab.get() == tab).to_string()
+                on:click=move |_| state.tab.set(tab)
+            >
+                {label}
+                {n.map(|n| view! { <span class="tab-count">{move || n.get()}</span> })}
+            </button>
+        }
+    };
+    view! {
+        <nav class="tabs" role="tablist">
+            {tab_button(Tab::Resources, "Resources", None)}
+            {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || count(|l| l.outputs.len()))))}
+            {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}
+        </nav>
+        {move || match state.tab.get() {
+            Tab::Resources => view! {
+                <div class="workspace">
+                    <list::ResourceList />
+                    <diff::DiffPanel />
+                </div>
+            }.into_any(),
+            Tab::Outputs => view! { <panels::OutputsPanel /> }.into_any(),
+            Tab::Checks => view! { <panels::ChecksPanel /> }.into_any(),
+        }}
+    }
+}
+
+/// j/k and arrows move, Enter opens the diff, `/` focuses search, Esc clears search, then selection.
+fn install_keyboard(state: AppState) {
+    let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let in_field = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        let key = ev.key();
+        if key == "Escape" {
+            if !state.filter.with_untracked(|f| f.search.is_empty()) {
+                state.filter.update(|f| f.search.clear());
+            } else if !in_field {
+                state.selected.set(None);
+            }
+            if let Some(el) = document().active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = el.blur();
+            }
+            return;
+        }
+        if in_field || state.loaded.with_untracked(Option::is_none) {
+            return;
+        }
+        match key.as_str() {
+            "/" => {
+                ev.prevent_default();
+                state.tab.set(Tab::Resources);
+                list::focus_search();
+            }
+            "j" | "ArrowDown" => {
+                ev.prevent_default();
+                state.tab.set(Tab::Resources);
+                state.move_cursor(1);
+            }
+            "k" | "ArrowUp" => {
+                ev.prevent_default();
+                state.tab.set(Tab::Resources);
+                state.move_cursor(-1);
+            }
+            "Enter" => {
+                if let Some(c) = state.cursor.get_untracked() {
+                    ev.prevent_default();
+                    state.select(Some(c));
+                }
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+}

@@ -1,0 +1,308 @@
+//! Opening plans in the browser: files (with progress), samples, pasted text and reloads; timing
+//! marks for benchmarks (`performance.measure("planlens:open")`).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::{AppState, Loaded, PlanSource, Status, Tab, url};
+use crate::checks::check_rows;
+use crate::list::ListFilter;
+use crate::load::{LoadError, MAX_FILE_BYTES, error::megabytes, load_plan, load_plan_text};
+use crate::outputs::output_rows;
+use crate::summary::Summary;
+
+/// Files are read in slices this large so the progress bar moves and the tab stays responsive.
+const READ_CHUNK: usize = 32 * 1024 * 1024;
+/// Files above this size get a painted "Parsing…" state before the (blocking) parse starts.
+const SHOW_PARSING_ABOVE: usize = 8 * 1024 * 1024;
+/// Plans up to this many bytes are kept in sessionStorage so a reload of the tab reopens them.
+const KEEP_FOR_RELOAD_BELOW: usize = 4 * 1024 * 1024;
+
+const START_MARK: &str = "planlens:open-start";
+const MEASURE: &str = "planlens:open";
+
+/// The samples shipped in `samples/` (file stem, title, what it shows).
+pub const SAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "web-app-replace",
+        "AWS web app",
+        "Replaces (AMI change, tainted), a destroy, a move, an import, sensitive DB password.",
+    ),
+    (
+        "drift-refresh",
+        "AKS with drift",
+        "Changes made outside Terraform: tags-only and a node pool scaled down by hand.",
+    ),
+    (
+        "modules-for-each",
+        "Modules with for_each",
+        "Module instances by key, nested modules, a failing check and sensitive outputs.",
+    ),
+];
+
+fn performance() -> Option<web_sys::Performance> {
+    window().performance()
+}
+
+fn mark_start() {
+    if let Some(p) = performance() {
+        p.clear_marks_with_mark_name(START_MARK);
+        p.clear_measures_with_measure_name(MEASURE);
+        let _ = p.mark(START_MARK);
+    }
+}
+
+/// Records `planlens:open` after the browser has rendered the opened plan.
+fn measure_after_paint() {
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                if let Some(p) = performance() {
+                    let _ = p.measure_with_start_mark(MEASURE, START_MARK);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+}
+
+/// Resolves after the browser has had a chance to paint.
+async fn next_paint() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        request_animation_frame(move || {
+            set_timeout(move || drop(resolve.call0(&JsValue::NULL)), std::time::Duration::ZERO);
+        });
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Opens a file chosen in the file input or dropped on the page.
+pub fn open_file(state: AppState, file: web_sys::File) {
+    mark_start();
+    leptos::task::spawn_local(async move {
+        let name = file.name();
+        let size = file.size() as usize;
+        if size > MAX_FILE_BYTES {
+            fail(state, LoadError::TooLarge { bytes: size, limit: MAX_FILE_BYTES }.to_string());
+            return;
+        }
+        let bytes = match read_file(state, &file, &name, size).await {
+            Ok(bytes) => bytes,
+            Err(message) => return fail(state, message),
+        };
+        if size > SHOW_PARSING_ABOVE {
+            state.status.set(Status::Parsing { name: name.clone(), bytes: size as f64 });
+            next_paint().await;
+        }
+        let result = load_plan(bytes, &name);
+        finish(state, result, PlanSource::Local);
+    });
+}
+
+async fn read_file(
+    state: AppState,
+    file: &web_sys::File,
+    name: &str,
+    size: usize,
+) -> Result<Vec<u8>, String> {
+    let cannot = |e: JsValue| format!("Cannot read {name}: {}", js_message(&e));
+    let mut bytes = Vec::with_capacity(size);
+    let mut offset = 0;
+    state.status.set(Status::Reading { name: name.to_string(), done: 0.0, total: size as f64 });
+    while offset < size {
+        let end = (offset + READ_CHUNK).min(size);
+        let blob = file.slice_with_f64_and_f64(offset as f64, end as f64).map_err(cannot)?;
+        let buffer = JsFuture::from(blob.array_buffer()).await.map_err(cannot)?;
+        let chunk = js_sys::Uint8Array::new(&buffer);
+        let at = bytes.len();
+        bytes.resize(at + chunk.length() as usize, 0);
+        chunk.copy_to(&mut bytes[at..]);
+        offset = end;
+        state.status.set(Status::Reading { name: name.to_string(), done: offset as f64, total: size as f64 });
+    }
+    Ok(bytes)
+}
+
+fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".to_string())
+}
+
+/// Opens pasted text.
+pub fn open_text(state: AppState, text: String) {
+    mark_start();
+    let result = load_plan_text(text, "pasted plan");
+    finish(state, result, PlanSource::Local);
+}
+
+/// Opens one of the shipped samples (fetched from this site, like any of its files).
+pub fn open_sample(state: AppState, stem: String) {
+    mark_start();
+    leptos::task::spawn_local(async move {
+        let name = format!("{stem}.json");
+        state.status.set(Status::Reading { name: name.clone(), done: 0.0, total: 0.0 });
+        match fetch_text(&format!("samples/{name}")).await {
+            Ok(text) => finish(state, load_plan_text(text, &name), PlanSource::Sample(stem)),
+            Err(e) => fail(state, format!("Cannot load the sample {name}: {e}")),
+        }
+    });
+}
+
+async fn fetch_text(path: &str) -> Result<String, String> {
+    let response = JsFuture::from(window().fetch_with_str(path)).await.map_err(|e| js_message(&e))?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(|e| js_message(&e))?)
+        .await
+        .map_err(|e| js_message(&e))?;
+    text.as_string().ok_or_else(|| "not text".to_string())
+}
+
+fn fail(state: AppState, message: String) {
+    state.status.set(Status::Idle);
+    state.error.set(Some(message));
+}
+
+/// Installs a loaded plan (or shows why it could not be loaded; the previous plan stays open).
+fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, source: PlanSource) {
+    state.status.set(Status::Idle);
+    let doc = match result {
+        Ok(doc) => doc,
+        Err(e) => return fail(state, e.to_string()),
+    };
+    if source == PlanSource::Local {
+        keep_for_reload(&doc);
+    } else {
+        forget_kept();
+    }
+    let loaded = Loaded {
+        summary: Summary::of(&doc),
+        outputs: output_rows(&doc),
+        checks: check_rows(&doc),
+        doc,
+        source,
+    };
+    let pending = state.pending_address.get_untracked();
+    let selected = pending.as_deref().and_then(|a| loaded.doc.find_row(a)).map(|i| i as u32);
+    if selected.is_some() {
+        state.pending_address.set(None);
+    }
+    state.error.set(None);
+    state.filter.set(ListFilter::default());
+    state.loaded.set(Some(Arc::new(loaded)));
+    state.select(selected);
+    if selected.is_none() && pending.is_none() {
+        state.tab.set(Tab::Resources);
+    }
+    measure_after_paint();
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    window().session_storage().ok().flatten()
+}
+
+/// Keeps a small local plan in this tab's sessionStorage (never sent anywhere; gone when the tab
+/// closes) so that a reload shows the same plan and selection.
+fn keep_for_reload(doc: &crate::model::Document) {
+    let Some(storage) = session_storage() else { return };
+    if doc.text().len() <= KEEP_FOR_RELOAD_BELOW
+        && storage.set_item("planlens:plan", doc.text()).is_ok()
+        && storage.set_item("planlens:name", &doc.name).is_ok()
+    {
+        return;
+    }
+    forget_kept();
+}
+
+fn forget_kept() {
+    if let Some(storage) = session_storage() {
+        let _ = storage.remove_item("planlens:plan");
+        let _ = storage.remove_item("planlens:name");
+    }
+}
+
+/// On start: reopens what the URL fragment names (a sample), or the plan this tab had open.
+pub fn restore_from_url(state: AppState) {
+    let frag = url::Fragment::current();
+    if let Some(tab) = &frag.tab {
+        state.tab.set(Tab::from_key(tab));
+    }
+    state.pending_address.set(frag.address.clone());
+    if let Some(sample) = frag.sample.filter(|s| SAMPLES.iter().any(|(stem, _, _)| stem == s)) {
+        open_sample(state, sample);
+        return;
+    }
+    let Some(storage) = session_storage() else { return };
+    if let (Ok(Some(text)), Ok(Some(name))) =
+        (storage.get_item("planlens:plan"), storage.get_item("planlens:name"))
+    {
+        mark_start();
+        finish(state, load_plan_text(text, &name), PlanSource::Local);
+    }
+}
+
+/// The reading/parsing progress bar.
+#[component]
+pub fn Progress() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || match state.status.get() {
+        Status::Idle => None,
+        Status::Reading { name, done, total } => {
+            let label = if total > 0.0 {
+                format!(
+                    "Reading {} — {} of {}",
+                    crate::model::text::visible(&name),
+                    megabytes(done as usize),
+                    megabytes(total as usize)
+                )
+            } else {
+                format!("Loading {}…", crate::model::text::visible(&name))
+            };
+            let fraction = if total > 0.0 { done / total } else { 0.0 };
+            Some(view! {
+                <div class="progress" role="status" data-testid="load-progress">
+                    <span>{label}</span>
+                    <progress max="1" value=fraction></progress>
+                </div>
+            }.into_any())
+        }
+        Status::Parsing { name, bytes } => Some(view! {
+            <div class="progress" role="status" data-testid="load-progress">
+                <span>
+                    {format!(
+                        "Parsing {} ({})…",
+                        crate::model::text::visible(&name),
+                        megabytes(bytes as usize)
+                    )}
+                </span>
+                <progress></progress>
+            </div>
+        }.into_any()),
+    }
+}
+
+/// The load error, until the next successful load.
+#[component]
+pub fn ErrorBanner() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        state.error.get().map(|message| {
+            view! {
+                <div class="load-error" role="alert">
+                    <span data-testid="load-error">{message}</span>
+                    <button class="link" on:click=move |_| state.error.set(None) aria-label="Dismiss">
+                        "×"
+                    </button>
+                </div>
+            }
+        })
+    }
+}

@@ -1,0 +1,92 @@
+//! The Outputs and Checks tabs.
+
+use leptos::prelude::*;
+
+use super::AppState;
+use super::diff::DiffTree;
+use crate::model::text::visible;
+
+/// Output changes, sensitive ones masked.
+#[component]
+pub fn OutputsPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let show_unchanged = RwSignal::new(false);
+    move || {
+        let loaded = state.loaded.get()?;
+        if loaded.outputs.is_empty() {
+            return Some(view! { <p class="panel-empty">"This plan changes no outputs."</p> }.into_any());
+        }
+        Some(
+            view! {
+                <section class="panel" data-testid="outputs-panel">
+                    {loaded
+                        .outputs
+                        .iter()
+                        .map(|o| {
+                            let tree = o.diff.clone();
+                            view! {
+                                <article class=format!("output a-{}", o.action.key()) data-testid="output-row">
+                                    <h3>
+                                        <span class="sym">{o.action.symbol()}</span>
+                                        " "
+                                        <span class="output-name">{visible(&o.name)}</span>
+                                        {o.sensitive.then(|| view! { <span class="mark mark-sensitive">"sensitive"</span> })}
+                                    </h3>
+                                    {match tree {
+                                        Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
+                                        Err(e) => view! { <p class="load-error">{e.to_string()}</p> }.into_any(),
+                                    }}
+                                </article>
+                            }
+                        })
+                        .collect_view()}
+                </section>
+            }
+            .into_any(),
+        )
+    }
+}
+
+/// Check results with their failure messages, failures first.
+#[component]
+pub fn ChecksPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let loaded = state.loaded.get()?;
+        if loaded.checks.is_empty() {
+            return Some(
+                view! { <p class="panel-empty">"This plan has no check results (check blocks, preconditions or postconditions)."</p> }
+                    .into_any(),
+            );
+        }
+        Some(
+            view! {
+                <section class="panel" data-testid="checks-panel">
+                    {loaded
+                        .checks
+                        .iter()
+                        .map(|c| {
+                            view! {
+                                <article class=format!("check status-{}", c.status.key()) data-testid="check-row">
+                                    <h3>
+                                        <span class=format!("status-badge status-{}", c.status.key())>{c.status.key()}</span>
+                                        " "
+                                        <span class="check-address">{visible(&c.address)}</span>
+                                        <span class="check-kind">{visible(&c.kind)}</span>
+                                    </h3>
+                                    <ul>
+                                        {c.messages
+                                            .iter()
+                                            .map(|m| view! { <li class="check-message">{visible(m)}</li> })
+                                            .collect_view()}
+                                    </ul>
+                                </article>
+                            }
+                        })
+                        .collect_view()}
+                </section>
+            }
+            .into_any(),
+        )
+    }
+}

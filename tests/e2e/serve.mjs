@@ -1,0 +1,62 @@
+// A small static file server for the built site (dist/), used by `scripts/start.sh`, the browser
+// tests and the benchmark. Serves only files under the root, on 127.0.0.1.
+import { createServer } from "node:http";
+import { createReadStream, statSync } from "node:fs";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** Starts serving `root` under `prefix` (e.g. "/" or "/planlens/"); resolves to the server. */
+export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/" } = {}) {
+  const base = resolve(root);
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://localhost");
+    let path = decodeURIComponent(url.pathname);
+    if (!path.startsWith(prefix)) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    path = path.slice(prefix.length);
+    if (path === "" || path.endsWith("/")) path += "index.html";
+    const file = normalize(join(base, path));
+    if (file !== base && !file.startsWith(base + sep)) {
+      res.writeHead(403).end("forbidden");
+      return;
+    }
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    if (!stat.isFile()) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": TYPES[extname(file)] || "application/octet-stream",
+      "content-length": stat.size,
+      "cache-control": "no-cache",
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) => server.listen(port, host, () => ok(server)));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const root = process.argv[2] || "dist";
+  const port = Number(process.argv[3] || 8080);
+  const server = await serve(root, { port });
+  console.log(`Planlens is at http://127.0.0.1:${server.address().port}/  (Ctrl-C stops)`);
+}
