@@ -76,10 +76,8 @@ fn summary(path: &str) -> ExitCode {
             if let Some(deposed) = &change.deposed {
                 line.push_str(&format!(" (deposed object {})", visible(deposed)));
             }
-            if row.is_move {
-                if let Some(prev) = &change.previous_address {
-                    line.push_str(&format!(" (moved from {})", visible(prev)));
-                }
+            if let (true, Some(prev)) = (row.is_move, &change.previous_address) {
+                line.push_str(&format!(" (moved from {})", visible(prev)));
             }
             if let Some(importing) = &change.change.importing {
                 match &importing.id {

@@ -191,9 +191,20 @@ impl Parser<'_> {
                         Some((_, 'n')) => s.push('\n'),
                         Some((_, 't')) => s.push('\t'),
                         Some((_, 'r')) => s.push('\r'),
+                        Some((_, u @ ('u' | 'U'))) => {
+                            let digits = if u == 'u' { 4 } else { 8 };
+                            let hex: String = chars.by_ref().take(digits).map(|(_, c)| c).collect();
+                            let c = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
+                            s.push(c.ok_or_else(|| format!("bad \\{u} escape in a string key"))?);
+                        }
                         Some((_, c)) => s.push(c),
                         None => return Err("string key ends in a backslash".to_string()),
                     },
+                    // Template escapes: Terraform writes `${` as `$${` and `%{` as `%%{`.
+                    Some((_, c @ ('$' | '%'))) if chars.as_str().starts_with(&format!("{c}{{")) => {
+                        chars.next();
+                        s.push(c);
+                    }
                     Some((_, c)) => s.push(c),
                 }
             }
@@ -274,6 +285,14 @@ mod tests {
             a.to_string(),
             r#"module.sg["bad.example"].module.x[0].aws_s3_bucket.b["quote\"]inside"]"#
         );
+    }
+
+    #[test]
+    fn reads_terraform_escapes_in_keys() {
+        let a = Address::parse(r#"aws_s3_bucket.b["nul\u0000byte"]"#).unwrap();
+        assert_eq!(a.key, Some(InstanceKey::Str("nul\0byte".into())));
+        let a = Address::parse(r#"aws_s3_bucket.b["$${x}"]"#).unwrap();
+        assert_eq!(a.key, Some(InstanceKey::Str("${x}".into())));
     }
 
     #[test]

@@ -79,8 +79,7 @@ impl Document {
     /// Parses `text` as a plan and indexes it. On a parse error, gives the text back with the error
     /// so the caller can explain it.
     pub fn parse(text: String, name: String) -> Result<Document, (String, serde_json::Error)> {
-        let cell = PlanCell::try_new_or_recover(text, |text| serde_json::from_str::<Plan>(text))
-            .map_err(|(text, e)| (text, e))?;
+        let cell = PlanCell::try_new_or_recover(text, |text| serde_json::from_str::<Plan>(text))?;
         let mut doc = Document {
             cell,
             name,

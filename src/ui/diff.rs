@@ -33,23 +33,29 @@ pub fn DiffPanel() -> impl IntoView {
         if let Some(reason) = &change.action_reason {
             facts.push(("reason", reason::describe(reason)));
         }
-        if row.is_move {
-            if let Some(prev) = &change.previous_address {
-                facts.push(("moved", format!("Moved from {}", visible(prev))));
-            }
+        if let (true, Some(prev)) = (row.is_move, &change.previous_address) {
+            facts.push(("moved", format!("Moved from {}", visible(prev))));
         }
         if let Some(importing) = &change.change.importing {
             facts.push((
                 "import",
                 match &importing.id {
                     Some(id) => format!("Imported, id {}", visible(id)),
-                    None if importing.identity.is_some() => "Imported by resource identity".to_string(),
+                    None if importing.identity.is_some() => {
+                        "Imported by resource identity".to_string()
+                    }
                     None => "Imported".to_string(),
                 },
             ));
         }
         if let Some(deposed) = &change.deposed {
-            facts.push(("deposed", format!("Deposed object {} (left over from a create-before-destroy)", visible(deposed))));
+            facts.push((
+                "deposed",
+                format!(
+                    "Deposed object {} (left over from a create-before-destroy)",
+                    visible(deposed)
+                ),
+            ));
         }
         if let RowSource::Deferred(i) = row.source {
             let why = &doc.plan().deferred_changes[i as usize].reason;
@@ -59,7 +65,10 @@ pub fn DiffPanel() -> impl IntoView {
             facts.push(("deferred", "The instance key is not known yet.".to_string()));
         }
         if row.is_drifted {
-            facts.push(("drift", "Changed outside Terraform (drift) before this plan.".to_string()));
+            facts.push((
+                "drift",
+                "Changed outside Terraform (drift) before this plan.".to_string(),
+            ));
         }
         let tree = diff_change(&change.change);
         let module = doc.module_of(row);
@@ -134,9 +143,17 @@ fn render_children(node: &DiffNode, depth: usize, show_unchanged: bool, out: &mu
         }
     }
     if hidden > 0 {
-        let text = format!("# ({hidden} unchanged {} hidden)", if hidden == 1 { "attribute" } else { "attributes" });
+        let text = format!(
+            "# ({hidden} unchanged {} hidden)",
+            if hidden == 1 {
+                "attribute"
+            } else {
+                "attributes"
+            }
+        );
         out.push(
-            view! { <div class="dn folded" style:padding-left=indent(depth)>{text}</div> }.into_any(),
+            view! { <div class="dn folded" style:padding-left=indent(depth)>{text}</div> }
+                .into_any(),
         );
     }
 }
@@ -148,8 +165,12 @@ fn indent(depth: usize) -> String {
 fn side_view(side: &Side, class: &'static str) -> AnyView {
     match side {
         Side::Absent => ().into_any(),
-        Side::Sensitive => view! { <span class=format!("{class} sensitive")>"(sensitive value)"</span> }.into_any(),
-        Side::Unknown => view! { <span class=format!("{class} unknown")>"(known after apply)"</span> }.into_any(),
+        Side::Sensitive => {
+            view! { <span class=format!("{class} sensitive")>"(sensitive value)"</span> }.into_any()
+        }
+        Side::Unknown => {
+            view! { <span class=format!("{class} unknown")>"(known after apply)"</span> }.into_any()
+        }
         other => view! { <span class=class>{other.display()}</span> }.into_any(),
     }
 }
@@ -161,7 +182,11 @@ fn line(node: &DiffNode, depth: usize, root_key: &'static str) -> AnyView {
         NodeChange::Modified => ("~", "modified"),
         NodeChange::Unchanged => (" ", "unchanged"),
     };
-    let key = if node.key.is_none() { root_key.to_string() } else { node.key_label() };
+    let key = if node.key.is_none() {
+        root_key.to_string()
+    } else {
+        node.key_label()
+    };
     let values = match node.change {
         NodeChange::Added => side_view(&node.after, "after"),
         NodeChange::Removed => side_view(&node.before, "before"),

@@ -44,25 +44,27 @@ fn FilterBar() -> impl IntoView {
     let state = expect_context::<AppState>();
     let counts = Memo::new(move |_| {
         state.loaded.with(|l| {
-            l.as_ref().map(|l| state.filter.with(|f| f.group_counts(&l.doc))).unwrap_or_default()
+            l.as_ref()
+                .map(|l| state.filter.with(|f| f.group_counts(&l.doc)))
+                .unwrap_or_default()
         })
     });
-    let option_list = move |pick: fn(&crate::model::Document) -> &Vec<String>, root_label: Option<&'static str>| {
+    let option_list = move |pick: fn(&crate::model::Document) -> &Vec<String>,
+                            root_label: Option<&'static str>| {
         state.loaded.with(|l| {
-            l.as_ref()
-                .map(|l| {
-                    pick(&l.doc)
-                        .iter()
-                        .enumerate()
-                        .map(|(i, name)| {
-                            let label = match (name.is_empty(), root_label) {
-                                (true, Some(root)) => root.to_string(),
-                                _ => visible(name),
-                            };
-                            view! { <option value=i.to_string()>{label}</option> }
-                        })
-                        .collect_view()
-                })
+            l.as_ref().map(|l| {
+                pick(&l.doc)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let label = match (name.is_empty(), root_label) {
+                            (true, Some(root)) => root.to_string(),
+                            _ => visible(name),
+                        };
+                        view! { <option value=i.to_string()>{label}</option> }
+                    })
+                    .collect_view()
+            })
         })
     };
     let parse_choice = |v: String| v.parse::<u32>().ok();
@@ -208,12 +210,18 @@ fn VirtualList() -> impl IntoView {
 
     // Keep the keyboard cursor in view.
     Effect::new(move |_| {
-        let Some(row) = state.cursor.get() else { return };
-        let Some(at) = state.entries.with_untracked(|e| e.0.iter().position(|x| *x == ListEntry::Resource(row)))
+        let Some(row) = state.cursor.get() else {
+            return;
+        };
+        let Some(at) = state
+            .entries
+            .with_untracked(|e| e.0.iter().position(|x| *x == ListEntry::Resource(row)))
         else {
             return;
         };
-        let Some(el) = viewport.get_untracked() else { return };
+        let Some(el) = viewport.get_untracked() else {
+            return;
+        };
         let top = at as f64 * ROW_HEIGHT;
         let view_top = el.scroll_top() as f64;
         let view_h = el.client_height() as f64;
@@ -228,7 +236,9 @@ fn VirtualList() -> impl IntoView {
         let (top, h) = (scroll_top.get(), height.get());
         state.entries.with(|e| {
             let n = e.0.len();
-            let first = ((top / ROW_HEIGHT) as usize).saturating_sub(OVERSCAN).min(n);
+            let first = ((top / ROW_HEIGHT) as usize)
+                .saturating_sub(OVERSCAN)
+                .min(n);
             let last = (first + (h / ROW_HEIGHT) as usize + 2 * OVERSCAN + 1).min(n);
             (first..last).map(|i| (i, e.0[i])).collect::<Vec<_>>()
         })
@@ -272,11 +282,17 @@ fn VirtualList() -> impl IntoView {
 fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
     let state = expect_context::<AppState>();
     let top = format!("{}px", index as f64 * ROW_HEIGHT);
-    let Some(loaded) = state.loaded.get_untracked() else { return ().into_any() };
+    let Some(loaded) = state.loaded.get_untracked() else {
+        return ().into_any();
+    };
     match entry {
         ListEntry::Module { module, count } => {
             let name = &loaded.doc.modules[module as usize];
-            let label = if name.is_empty() { "(root module)".to_string() } else { visible(name) };
+            let label = if name.is_empty() {
+                "(root module)".to_string()
+            } else {
+                visible(name)
+            };
             view! {
                 <div class="row module-head" style:top=top data-testid="module-heading">
                     <span class="module-name">{label}</span>

@@ -162,7 +162,10 @@ impl AppState {
         if rows.is_empty() {
             return;
         }
-        let current = self.cursor.get_untracked().or(self.selected.get_untracked());
+        let current = self
+            .cursor
+            .get_untracked()
+            .or(self.selected.get_untracked());
         let at = current.and_then(|c| rows.iter().position(|r| *r == c));
         let next = match at {
             None if delta > 0 => 0,
@@ -260,7 +263,8 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Tabs() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let count = move |f: fn(&Loaded) -> usize| state.loaded.with(|l| l.as_ref().map_or(0, |l| f(l)));
+    let count =
+        move |f: fn(&Loaded) -> usize| state.loaded.with(|l| l.as_ref().map_or(0, |l| f(l)));
     let tab_button = move |tab: Tab, label: &'static str, n: Option<Signal<usize>>| {
         view! {
             <button
@@ -311,7 +315,10 @@ fn install_keyboard(state: AppState) {
             } else if !in_field {
                 state.selected.set(None);
             }
-            if let Some(el) = document().active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            if let Some(el) = document()
+                .active_element()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
                 let _ = el.blur();
             }
             return;

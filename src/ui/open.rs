@@ -74,7 +74,10 @@ fn measure_after_paint() {
 async fn next_paint() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         request_animation_frame(move || {
-            set_timeout(move || drop(resolve.call0(&JsValue::NULL)), std::time::Duration::ZERO);
+            set_timeout(
+                move || drop(resolve.call0(&JsValue::NULL)),
+                std::time::Duration::ZERO,
+            );
         });
     });
     let _ = JsFuture::from(promise).await;
@@ -87,7 +90,14 @@ pub fn open_file(state: AppState, file: web_sys::File) {
         let name = file.name();
         let size = file.size() as usize;
         if size > MAX_FILE_BYTES {
-            fail(state, LoadError::TooLarge { bytes: size, limit: MAX_FILE_BYTES }.to_string());
+            fail(
+                state,
+                LoadError::TooLarge {
+                    bytes: size,
+                    limit: MAX_FILE_BYTES,
+                }
+                .to_string(),
+            );
             return;
         }
         let bytes = match read_file(state, &file, &name, size).await {
@@ -95,7 +105,10 @@ pub fn open_file(state: AppState, file: web_sys::File) {
             Err(message) => return fail(state, message),
         };
         if size > SHOW_PARSING_ABOVE {
-            state.status.set(Status::Parsing { name: name.clone(), bytes: size as f64 });
+            state.status.set(Status::Parsing {
+                name: name.clone(),
+                bytes: size as f64,
+            });
             next_paint().await;
         }
         let result = load_plan(bytes, &name);
@@ -112,17 +125,27 @@ async fn read_file(
     let cannot = |e: JsValue| format!("Cannot read {name}: {}", js_message(&e));
     let mut bytes = Vec::with_capacity(size);
     let mut offset = 0;
-    state.status.set(Status::Reading { name: name.to_string(), done: 0.0, total: size as f64 });
+    state.status.set(Status::Reading {
+        name: name.to_string(),
+        done: 0.0,
+        total: size as f64,
+    });
     while offset < size {
         let end = (offset + READ_CHUNK).min(size);
-        let blob = file.slice_with_f64_and_f64(offset as f64, end as f64).map_err(cannot)?;
+        let blob = file
+            .slice_with_f64_and_f64(offset as f64, end as f64)
+            .map_err(cannot)?;
         let buffer = JsFuture::from(blob.array_buffer()).await.map_err(cannot)?;
         let chunk = js_sys::Uint8Array::new(&buffer);
         let at = bytes.len();
         bytes.resize(at + chunk.length() as usize, 0);
         chunk.copy_to(&mut bytes[at..]);
         offset = end;
-        state.status.set(Status::Reading { name: name.to_string(), done: offset as f64, total: size as f64 });
+        state.status.set(Status::Reading {
+            name: name.to_string(),
+            done: offset as f64,
+            total: size as f64,
+        });
     }
     Ok(bytes)
 }
@@ -146,7 +169,11 @@ pub fn open_sample(state: AppState, stem: String) {
     mark_start();
     leptos::task::spawn_local(async move {
         let name = format!("{stem}.json");
-        state.status.set(Status::Reading { name: name.clone(), done: 0.0, total: 0.0 });
+        state.status.set(Status::Reading {
+            name: name.clone(),
+            done: 0.0,
+            total: 0.0,
+        });
         match fetch_text(&format!("samples/{name}")).await {
             Ok(text) => finish(state, load_plan_text(text, &name), PlanSource::Sample(stem)),
             Err(e) => fail(state, format!("Cannot load the sample {name}: {e}")),
@@ -155,7 +182,9 @@ pub fn open_sample(state: AppState, stem: String) {
 }
 
 async fn fetch_text(path: &str) -> Result<String, String> {
-    let response = JsFuture::from(window().fetch_with_str(path)).await.map_err(|e| js_message(&e))?;
+    let response = JsFuture::from(window().fetch_with_str(path))
+        .await
+        .map_err(|e| js_message(&e))?;
     let response: web_sys::Response = response.unchecked_into();
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
@@ -191,7 +220,10 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
         source,
     };
     let pending = state.pending_address.get_untracked();
-    let selected = pending.as_deref().and_then(|a| loaded.doc.find_row(a)).map(|i| i as u32);
+    let selected = pending
+        .as_deref()
+        .and_then(|a| loaded.doc.find_row(a))
+        .map(|i| i as u32);
     if selected.is_some() {
         state.pending_address.set(None);
     }
@@ -212,7 +244,9 @@ fn session_storage() -> Option<web_sys::Storage> {
 /// Keeps a small local plan in this tab's sessionStorage (never sent anywhere; gone when the tab
 /// closes) so that a reload shows the same plan and selection.
 fn keep_for_reload(doc: &crate::model::Document) {
-    let Some(storage) = session_storage() else { return };
+    let Some(storage) = session_storage() else {
+        return;
+    };
     if doc.text().len() <= KEEP_FOR_RELOAD_BELOW
         && storage.set_item("planlens:plan", doc.text()).is_ok()
         && storage.set_item("planlens:name", &doc.name).is_ok()
@@ -236,14 +270,20 @@ pub fn restore_from_url(state: AppState) {
         state.tab.set(Tab::from_key(tab));
     }
     state.pending_address.set(frag.address.clone());
-    if let Some(sample) = frag.sample.filter(|s| SAMPLES.iter().any(|(stem, _, _)| stem == s)) {
+    if let Some(sample) = frag
+        .sample
+        .filter(|s| SAMPLES.iter().any(|(stem, _, _)| stem == s))
+    {
         open_sample(state, sample);
         return;
     }
-    let Some(storage) = session_storage() else { return };
-    if let (Ok(Some(text)), Ok(Some(name))) =
-        (storage.get_item("planlens:plan"), storage.get_item("planlens:name"))
-    {
+    let Some(storage) = session_storage() else {
+        return;
+    };
+    if let (Ok(Some(text)), Ok(Some(name))) = (
+        storage.get_item("planlens:plan"),
+        storage.get_item("planlens:name"),
+    ) {
         mark_start();
         finish(state, load_plan_text(text, &name), PlanSource::Local);
     }
@@ -267,25 +307,31 @@ pub fn Progress() -> impl IntoView {
                 format!("Loading {}…", crate::model::text::visible(&name))
             };
             let fraction = if total > 0.0 { done / total } else { 0.0 };
-            Some(view! {
-                <div class="progress" role="status" data-testid="load-progress">
-                    <span>{label}</span>
-                    <progress max="1" value=fraction></progress>
-                </div>
-            }.into_any())
+            Some(
+                view! {
+                    <div class="progress" role="status" data-testid="load-progress">
+                        <span>{label}</span>
+                        <progress max="1" value=fraction></progress>
+                    </div>
+                }
+                .into_any(),
+            )
         }
-        Status::Parsing { name, bytes } => Some(view! {
-            <div class="progress" role="status" data-testid="load-progress">
-                <span>
-                    {format!(
-                        "Parsing {} ({})…",
-                        crate::model::text::visible(&name),
-                        megabytes(bytes as usize)
-                    )}
-                </span>
-                <progress></progress>
-            </div>
-        }.into_any()),
+        Status::Parsing { name, bytes } => Some(
+            view! {
+                <div class="progress" role="status" data-testid="load-progress">
+                    <span>
+                        {format!(
+                            "Parsing {} ({})…",
+                            crate::model::text::visible(&name),
+                            megabytes(bytes as usize)
+                        )}
+                    </span>
+                    <progress></progress>
+                </div>
+            }
+            .into_any(),
+        ),
     }
 }
 

@@ -14,7 +14,9 @@ pub fn OutputsPanel() -> impl IntoView {
     move || {
         let loaded = state.loaded.get()?;
         if loaded.outputs.is_empty() {
-            return Some(view! { <p class="panel-empty">"This plan changes no outputs."</p> }.into_any());
+            return Some(
+                view! { <p class="panel-empty">"This plan changes no outputs."</p> }.into_any(),
+            );
         }
         Some(
             view! {

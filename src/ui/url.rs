@@ -30,7 +30,9 @@ impl Fragment {
         let hash = window().location().hash().unwrap_or_default();
         let mut frag = Fragment::default();
         for pair in hash.trim_start_matches('#').split('&') {
-            let Some((k, v)) = pair.split_once('=') else { continue };
+            let Some((k, v)) = pair.split_once('=') else {
+                continue;
+            };
             let Some(v) = decode(v) else { continue };
             match k {
                 "sample" => frag.sample = Some(v),
@@ -53,7 +55,11 @@ impl Fragment {
         if let Some(a) = &self.address {
             parts.push(format!("r={}", encode(a)));
         }
-        if parts.is_empty() { String::new() } else { format!("#{}", parts.join("&")) }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("#{}", parts.join("&"))
+        }
     }
 }
 
@@ -74,7 +80,11 @@ pub fn sync_fragment(state: AppState) {
                 .map(|row| l.doc.change(row).address.to_string());
             let tab = state.tab.get();
             let tab = (tab != Tab::Resources).then(|| tab.key().to_string());
-            Some(Fragment { sample, address, tab })
+            Some(Fragment {
+                sample,
+                address,
+                tab,
+            })
         });
         // Before a plan is open, keep what the URL asked for (a reopened file will use it).
         let Some(frag) = frag else { return };

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs every check and test: formatting, clippy (native and wasm32), the core's tests over the real
+# and hand-written fixtures, the release build, and the real-browser tests (Playwright on Chromium).
+# Installs what is missing first (scripts/setup.sh). Real-plan tests skip, saying so, when
+# ../shared/fixtures/real is not beside the repository.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+printf '\n== cargo fmt --check\n'
+cargo fmt --all -- --check
+printf '\n== cargo clippy (native: core, CLI, tests)\n'
+cargo clippy --all-targets --quiet -- -D warnings
+printf '\n== cargo clippy (wasm32: the browser UI)\n'
+cargo clippy --target wasm32-unknown-unknown --lib --bin planlens-web --quiet -- -D warnings
+printf '\n== cargo test\n'
+cargo test
+printf '\n== trunk build --release\n'
+trunk build --release
+printf '\n== browser tests (Playwright, /usr/bin/chromium)\n'
+npx playwright test

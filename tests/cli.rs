@@ -1,0 +1,121 @@
+//! The `planlens` command line, as CI jobs call it.
+
+use std::process::Command;
+
+fn planlens(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run planlens");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn summary_prints_the_sentence_then_one_line_per_change() {
+    let (code, out, err) = planlens(&["summary", "samples/web-app-replace.json"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Plan: 1 to import, 8 to add, 9 to change, 3 to destroy."
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("-/+ aws_instance.bastion — Replaced because")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("aws_security_group_rule.app_from_alb (moved from")),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("  ~ aws_s3_bucket.assets (import id")),
+        "{out}"
+    );
+    // The changes Terraform would list, one line each: 8 adds + 9 changes + 3 destroys, less the 2
+    // replaces counted in both, plus 1 move-only no-op (the import is one of the changes).
+    assert_eq!(lines.len() - 1, 8 + 9 + 3 - 2 + 1, "{out}");
+}
+
+#[test]
+fn summary_masks_nothing_it_should_not_print_and_shows_hidden_characters() {
+    let (code, out, _) = planlens(&["summary", "tests/fixtures/hostile.json"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\\u{202e}") && !out.contains('\u{202e}'),
+        "{out}"
+    );
+    assert!(!out.contains("SECRET"));
+}
+
+#[test]
+fn summary_reads_standard_input() {
+    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(["summary", "-"])
+        .stdin(
+            std::fs::File::open(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/forget.json"
+            ))
+            .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget.\n")
+    );
+}
+
+#[test]
+fn bad_input_exits_3_with_the_same_message_as_the_browser() {
+    let (code, out, err) = planlens(&["summary", "tests/fixtures/not_json.txt"]);
+    assert_eq!(code, 3);
+    assert!(out.is_empty());
+    assert_eq!(
+        err.trim(),
+        "planlens: tests/fixtures/not_json.txt: This is not JSON: key must be a string at line 3, column 5."
+    );
+    let (code, _, err) = planlens(&["summary", "tests/fixtures/driftctl.json"]);
+    assert_eq!(code, 3);
+    assert!(
+        err.contains("driftctl reports are not supported yet"),
+        "{err}"
+    );
+    let (code, _, err) = planlens(&["summary", "tests/fixtures/no-such-file.json"]);
+    assert_eq!(code, 3);
+    assert!(
+        err.contains("cannot read tests/fixtures/no-such-file.json"),
+        "{err}"
+    );
+}
+
+#[test]
+fn warnings_go_to_stderr_and_do_not_fail() {
+    let (code, out, err) = planlens(&["summary", "tests/fixtures/unknown_format.json"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Plan: 1 to add, 1 to change, 0 to destroy."));
+    assert!(
+        err.contains("warning: This plan's format_version is 9.9"),
+        "{err}"
+    );
+}
+
+#[test]
+fn wrong_usage_exits_64() {
+    let (code, _, err) = planlens(&["frobnicate"]);
+    assert_eq!(code, 64);
+    assert!(err.starts_with("usage: planlens summary"));
+}

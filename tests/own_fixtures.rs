@@ -1,0 +1,437 @@
+//! Our own small fixtures, for what the real corpus lacks: forget, deferred changes, deposed
+//! objects, keys with quotes and brackets, nested sensitive and unknown values, hostile strings,
+//! unknown format versions and every kind of bad input.
+
+mod common;
+
+use common::{load_own, own_fixture};
+use planlens::diff::{DiffNode, NodeChange, PathKey, Side, diff_change};
+use planlens::load::{LoadError, MAX_FILE_BYTES, NotAPlan};
+use planlens::model::text::visible;
+use planlens::model::{Action, Address, ReplaceOrder, RowSource};
+use planlens::outputs::output_rows;
+use planlens::{Summary, load_plan, load_plan_text};
+
+#[test]
+fn summary_sentences_of_our_plans() {
+    for (name, sentence) in [
+        (
+            "forget.json",
+            "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget.",
+        ),
+        (
+            "deferred.json",
+            "Plan: 1 to add, 0 to change, 0 to destroy.",
+        ),
+        ("deposed.json", "Plan: 1 to add, 0 to change, 2 to destroy."),
+        (
+            "tricky_keys.json",
+            "Plan: 8 to add, 3 to change, 2 to destroy.",
+        ),
+        (
+            "nested_sensitive_unknown.json",
+            "Plan: 1 to add, 2 to change, 1 to destroy.",
+        ),
+        ("hostile.json", "Plan: 6 to add, 1 to change, 1 to destroy."),
+        (
+            "unknown_format.json",
+            "Plan: 1 to add, 1 to change, 0 to destroy.",
+        ),
+        (
+            "outputs_only.json",
+            "No resource changes. 2 output changes.",
+        ),
+        (
+            "import_move_read.json",
+            "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
+        ),
+    ] {
+        assert_eq!(Summary::of(&load_own(name)).sentence(), sentence, "{name}");
+    }
+}
+
+#[test]
+fn samples_shipped_with_the_app_load() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    for (name, sentence) in [
+        (
+            "web-app-replace.json",
+            "Plan: 1 to import, 8 to add, 9 to change, 3 to destroy.",
+        ),
+        (
+            "drift-refresh.json",
+            "Plan: 0 to add, 2 to change, 0 to destroy.",
+        ),
+        (
+            "modules-for-each.json",
+            "Plan: 11 to add, 3 to change, 2 to destroy.",
+        ),
+    ] {
+        let doc = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap();
+        assert!(doc.warnings.is_empty(), "{name}: {:?}", doc.warnings);
+        assert_eq!(Summary::of(&doc).sentence(), sentence, "{name}");
+    }
+}
+
+#[test]
+fn forget_and_create_then_forget_are_their_own_actions() {
+    let doc = load_own("forget.json");
+    let actions: Vec<Action> = doc.rows.iter().map(|r| r.action).collect();
+    assert!(actions.contains(&Action::Forget));
+    assert!(actions.contains(&Action::Replace(ReplaceOrder::CreateThenForget)));
+    assert_eq!(Action::Forget.symbol(), ".");
+    assert_eq!(
+        Action::Replace(ReplaceOrder::CreateThenForget).symbol(),
+        "+/."
+    );
+    assert!(Action::Forget.is_destructive());
+}
+
+#[test]
+fn deferred_changes_are_listed_and_counted() {
+    let doc = load_own("deferred.json");
+    let s = Summary::of(&doc);
+    assert_eq!(s.deferred, 3);
+    assert_eq!(doc.plan().complete, Some(false));
+    let deferred: Vec<_> = doc
+        .rows
+        .iter()
+        .filter(|r| matches!(r.source, RowSource::Deferred(_)))
+        .collect();
+    assert_eq!(deferred.len(), 3);
+    let unknown_index = deferred
+        .iter()
+        .filter(|r| doc.change(r).index_unknown)
+        .count();
+    assert_eq!(unknown_index, 2);
+    let addr = Address::parse("aws_instance.web[*]").unwrap();
+    assert!(
+        deferred
+            .iter()
+            .any(|r| Address::parse(&doc.change(r).address).unwrap() == addr)
+    );
+}
+
+#[test]
+fn a_deposed_object_and_its_replacement_share_an_address() {
+    let doc = load_own("deposed.json");
+    let web: Vec<_> = doc
+        .rows
+        .iter()
+        .filter(|r| doc.change(r).address == "aws_instance.web")
+        .collect();
+    assert_eq!(web.len(), 2);
+    assert!(web.iter().any(
+        |r| doc.change(r).deposed.as_deref() == Some("00000001") && r.action == Action::Delete
+    ));
+    assert!(
+        web.iter()
+            .any(|r| r.action == Action::Replace(ReplaceOrder::CreateThenDelete))
+    );
+    assert_eq!(
+        Action::Replace(ReplaceOrder::CreateThenDelete).symbol(),
+        "+/-"
+    );
+}
+
+#[test]
+fn every_tricky_address_parses_to_its_index_and_module() {
+    let doc = load_own("tricky_keys.json");
+    let raw: serde_json::Value = serde_json::from_slice(&own_fixture("tricky_keys.json")).unwrap();
+    let mut checked = 0;
+    for rc in raw["resource_changes"].as_array().unwrap() {
+        let address = rc["address"].as_str().unwrap();
+        let parsed = Address::parse(address).unwrap_or_else(|e| panic!("{e}"));
+        // Writing the address back and reading it again gives the same address.
+        assert_eq!(
+            Address::parse(&parsed.to_string()).unwrap(),
+            parsed,
+            "{address}"
+        );
+        match (&rc["index"], &parsed.key) {
+            (serde_json::Value::String(s), Some(planlens::model::InstanceKey::Str(k))) => {
+                assert_eq!(s, k, "{address}")
+            }
+            (serde_json::Value::Number(n), Some(planlens::model::InstanceKey::Int(i))) => {
+                assert_eq!(n.as_i64(), Some(*i), "{address}")
+            }
+            (serde_json::Value::Null, None) => {}
+            (index, key) => panic!("{address}: index {index} but parsed key {key:?}"),
+        }
+        let module = rc["module_address"].as_str().unwrap_or("");
+        assert_eq!(parsed.module_path(), module, "{address}");
+        checked += 1;
+    }
+    assert!(checked >= 12, "only {checked} addresses");
+    // Grouping by module keeps keys with dots and brackets apart.
+    assert!(
+        doc.modules
+            .iter()
+            .any(|m| m == r#"module.outer["a.b"].module.inner["c]d"]"#),
+        "{:?}",
+        doc.modules
+    );
+}
+
+fn find<'t>(node: &'t DiffNode, path: &[PathKey]) -> &'t DiffNode {
+    path.iter().fold(node, |n, key| {
+        n.children
+            .iter()
+            .find(|c| c.key.as_ref() == Some(key))
+            .unwrap_or_else(|| panic!("no {key:?} under {:?}", n.key))
+    })
+}
+
+fn attr(s: &str) -> PathKey {
+    PathKey::Attr(s.to_string())
+}
+
+#[test]
+fn nested_sensitive_and_unknown_values_are_masked_in_the_diff() {
+    let doc = load_own("nested_sensitive_unknown.json");
+    let plan = doc.plan();
+    let rc = plan
+        .resource_changes
+        .iter()
+        .find(|c| c.address == "appconfig_environment.main")
+        .unwrap();
+    let tree = diff_change(&rc.change).unwrap();
+    let password = find(&tree, &[attr("users"), PathKey::Index(1), attr("password")]);
+    assert_eq!(
+        (&password.before, &password.after),
+        (&Side::Sensitive, &Side::Sensitive)
+    );
+    let other_user = find(&tree, &[attr("users"), PathKey::Index(0)]);
+    assert!(
+        matches!(other_user.before, Side::Object(_)),
+        "only element 1 is sensitive"
+    );
+    assert_eq!(
+        find(&tree, &[attr("tags"), attr("Version")]).after,
+        Side::Unknown
+    );
+    assert_eq!(find(&tree, &[attr("user_data")]).after, Side::Sensitive);
+    let ips = find(&tree, &[attr("allowed_ips")]);
+    assert_eq!(ips.after, Side::Unknown);
+    let pool = find(
+        &tree,
+        &[
+            attr("settings"),
+            attr("database"),
+            attr("pool"),
+            attr("max_connections"),
+        ],
+    );
+    assert_eq!(
+        (pool.before.display(), pool.after.display(), pool.change),
+        ("20".into(), "40".into(), NodeChange::Modified)
+    );
+
+    let app = plan
+        .resource_changes
+        .iter()
+        .find(|c| c.address == "aws_instance.app")
+        .unwrap();
+    let tree = diff_change(&app.change).unwrap();
+    let forced = find(
+        &tree,
+        &[
+            attr("ebs_block_device"),
+            PathKey::Index(0),
+            attr("volume_size"),
+        ],
+    );
+    assert!(forced.forces_replacement);
+    assert!(!find(&tree, &[attr("ebs_block_device")]).forces_replacement);
+}
+
+#[test]
+fn no_secret_reaches_any_diff_or_output_of_our_fixtures() {
+    for name in [
+        "nested_sensitive_unknown.json",
+        "hostile.json",
+        "forget.json",
+        "deposed.json",
+    ] {
+        let doc = load_own(name);
+        let plan = doc.plan();
+        let mut shown = String::new();
+        for rc in plan.resource_changes.iter() {
+            shown.push_str(&format!("{:?}", diff_change(&rc.change).unwrap()));
+        }
+        for o in output_rows(&doc) {
+            shown.push_str(&format!("{o:?}"));
+        }
+        assert!(
+            !shown.contains("SECRET"),
+            "{name}: a secret reached the diff"
+        );
+        if name == "nested_sensitive_unknown.json" {
+            assert!(
+                shown.contains("Sensitive"),
+                "the walk must have met masked values"
+            );
+        }
+    }
+}
+
+#[test]
+fn sensitive_outputs_are_masked_as_a_whole() {
+    let doc = load_own("nested_sensitive_unknown.json");
+    let token = output_rows(&doc)
+        .into_iter()
+        .find(|o| o.name == "admin_token")
+        .unwrap();
+    assert!(token.sensitive);
+    assert_eq!(token.diff.unwrap().after, Side::Sensitive);
+}
+
+#[test]
+fn hostile_strings_load_as_data_and_display_visibly() {
+    let doc = load_own("hostile.json");
+    let addresses: Vec<String> = doc
+        .rows
+        .iter()
+        .map(|r| visible(&doc.change(r).address))
+        .collect();
+    assert!(
+        addresses
+            .iter()
+            .any(|a| a.contains("<script>window.__pwned=1</script>"))
+    );
+    assert!(
+        addresses.iter().any(|a| a.contains("\\u{202e}")),
+        "bidi override shown as an escape"
+    );
+    assert!(
+        addresses
+            .iter()
+            .all(|a| !a.contains('\u{202e}') && !a.contains('\0'))
+    );
+    for rc in &doc.plan().resource_changes {
+        diff_change(&rc.change).unwrap();
+    }
+    let checks = planlens::checks::check_rows(&doc);
+    assert!(checks.iter().any(|c| {
+        c.messages
+            .iter()
+            .any(|m| m.contains("<script>window.__pwned=7</script>"))
+    }));
+}
+
+#[test]
+fn a_plan_with_an_unknown_format_version_loads_with_a_warning() {
+    let doc = load_own("unknown_format.json");
+    assert_eq!(doc.warnings.len(), 1);
+    assert!(
+        doc.warnings[0].contains("format_version is 9.9"),
+        "{}",
+        doc.warnings[0]
+    );
+}
+
+#[test]
+fn imports_moves_and_reads_print_the_plan_line_with_zeros() {
+    let s = Summary::of(&load_own("import_move_read.json"));
+    assert_eq!((s.import, s.moves, s.reads, s.shown), (1, 1, 1, 3));
+}
+
+fn load_error(name: &str) -> LoadError {
+    load_plan(own_fixture(name), name).expect_err(name)
+}
+
+#[test]
+fn bad_inputs_get_clear_messages() {
+    let cases: [(&str, &str); 8] = [
+        (
+            "empty.json",
+            "The file is empty. Planlens opens the output of `terraform show -json PLANFILE`.",
+        ),
+        (
+            "not_json.txt",
+            "This is not JSON: key must be a string at line 3, column 5.",
+        ),
+        (
+            "truncated.json",
+            "The file ends too early, at line 97, column 21: it looks truncated. Was the download or copy cut off?",
+        ),
+        (
+            "state.json",
+            "This looks like a Terraform state file, not a plan.",
+        ),
+        (
+            "driftctl.json",
+            "This looks like a driftctl scan report. driftctl reports are not supported yet",
+        ),
+        (
+            "plan_log.jsonl",
+            "This looks like a `terraform plan -json` log (JSON Lines). Plan logs are not supported yet",
+        ),
+        (
+            "random.json",
+            "This is JSON, but not a Terraform plan: it has no format_version and none of a plan's keys (it has: hello).",
+        ),
+        (
+            "array.json",
+            "This is JSON, but not a Terraform plan: the top level is an array, not an object.",
+        ),
+    ];
+    for (name, message) in cases {
+        let err = load_error(name).to_string();
+        assert!(err.starts_with(message), "{name}: {err}");
+    }
+}
+
+#[test]
+fn whitespace_only_text_is_empty() {
+    assert_eq!(
+        load_plan_text(" \n\t".into(), "pasted").unwrap_err(),
+        LoadError::Empty
+    );
+}
+
+#[test]
+fn a_file_over_the_limit_is_refused_before_parsing() {
+    let err = load_plan(vec![b' '; MAX_FILE_BYTES + 1], "huge.json").unwrap_err();
+    assert!(matches!(err, LoadError::TooLarge { .. }));
+    assert!(
+        err.to_string()
+            .contains("Planlens opens plans up to 300 MB"),
+        "{err}"
+    );
+}
+
+#[test]
+fn non_utf8_and_utf16_files_are_named_as_such() {
+    let err = load_plan(b"{\n \"a\": \"\xff\"}".to_vec(), "x.json").unwrap_err();
+    assert_eq!(err, LoadError::NotUtf8 { line: 2, column: 8 });
+    let err = load_plan(vec![0xFF, 0xFE, b'{', 0], "x.json").unwrap_err();
+    assert_eq!(err, LoadError::Utf16);
+}
+
+#[test]
+fn json_of_the_wrong_shape_says_where() {
+    let err = load_plan_text(
+        r#"{"format_version": "1.2", "resource_changes": 7}"#.into(),
+        "x",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, LoadError::InvalidPlan { line: 1, .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("invalid type: integer `7`"),
+        "{err}"
+    );
+    let err = load_plan_text(r#"{"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["explode"]}}]}"#.into(), "x")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown actions [\"explode\"]"),
+        "{err}"
+    );
+    assert_eq!(
+        load_plan_text(r#"{"values": {}}"#.into(), "x").unwrap_err(),
+        LoadError::NotAPlan(NotAPlan::ShownState)
+    );
+}
