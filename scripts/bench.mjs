@@ -1,0 +1,390 @@
+// Benchmark: how long Planlens takes to open generated plans, cold, in headless Chromium.
+//   node scripts/bench.mjs [--sizes 1000,10000,50000] [--runs 5]
+// Needs the release build in dist/ (this script never builds) and ../shared/tools/gen_plan.py.
+// Plans are written to bench-data/plan-N.json (gitignored) and reused when present.
+// A benchmark, not a test: it prints a table and always exits 0.
+import { chromium } from "@playwright/test";
+import { spawn } from "node:child_process";
+import {
+  createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync,
+  rmSync, statSync, symlinkSync, unlinkSync, writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
+import { serve } from "../tests/e2e/serve.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = join(ROOT, "dist");
+const DATA = join(ROOT, "bench-data");
+const GEN = resolve(ROOT, "../shared/tools/gen_plan.py");
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+  "--enable-precise-memory-info",
+];
+const READY_TIMEOUT = 180_000;
+
+// Targets from BRIEF.md "What fast means".
+const TARGET_10K_MS = 500;
+const TARGET_10K_RATIO = 2.5;
+const TARGET_50K_MS = 2500;
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+function option(name, fallback) {
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name && i + 1 < args.length) return args[i + 1];
+    if (args[i].startsWith(name + "=")) return args[i].slice(name.length + 1);
+  }
+  return fallback;
+}
+const SIZES = option("--sizes", "1000,10000,50000").split(",").map((s) => Number(s.trim())).filter((n) => n > 0);
+const RUNS = Math.max(1, Number(option("--runs", "5")) || 5);
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+const median = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return NaN;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const min = (xs) => { const v = xs.filter(Number.isFinite); return v.length ? Math.min(...v) : NaN; };
+const ms = (x) => (Number.isFinite(x) ? Math.round(x).toString() : "—");
+const mib = (bytes) => (Number.isFinite(bytes) ? (bytes / 1048576).toFixed(1) : "—");
+const kib = (bytes) => (bytes / 1024).toFixed(1);
+const log = (...a) => console.error(...a); // progress on stderr, results on stdout
+
+function table(header, rows) {
+  const all = [header, ...rows].map((r) => r.map(String));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(all[0]), widths.map((w) => "-".repeat(w)).join("  "), ...all.slice(1).map(line)].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans
+
+async function ensurePlan(n) {
+  const out = join(DATA, `plan-${n}.json`);
+  if (existsSync(out) && statSync(out).size > 0) return out;
+  log(`generating ${out} …`);
+  const tmp = `${out}.tmp-${process.pid}`;
+  const file = createWriteStream(tmp);
+  await new Promise((ok) => file.on("open", ok));
+  const code = await new Promise((ok, fail) => {
+    const p = spawn("python3", [GEN, "--resources", String(n), "--seed", "1"], { stdio: ["ignore", file, "inherit"] });
+    p.on("error", fail);
+    p.on("exit", ok);
+  });
+  await new Promise((ok) => file.end(ok));
+  if (code !== 0) {
+    try { unlinkSync(tmp); } catch {}
+    throw new Error(`gen_plan.py exited with ${code} for --resources ${n}`);
+  }
+  renameSync(tmp, out);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One origin for the app and the data: a temporary root of symlinks to dist/* plus bench-data/.
+
+function siteRoot() {
+  const dir = mkdtempSync(join(tmpdir(), "planlens-bench-"));
+  for (const name of readdirSync(DIST)) symlinkSync(join(DIST, name), join(dir, name));
+  symlinkSync(DATA, join(dir, "bench-data"));
+  writeFileSync(
+    join(dir, "floor.html"),
+    `<!doctype html><meta charset="utf-8"><title>floor</title><link rel="icon" href="data:,"><input type="file" id="f">\n`,
+  );
+  return dir;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser measurements
+
+const problems = new Map(); // "kind: text" -> count
+function watch(page, label) {
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") {
+      const key = `[${label}] console.${m.type()}: ${m.text().slice(0, 300)}`;
+      problems.set(key, (problems.get(key) || 0) + 1);
+    }
+  });
+  page.on("pageerror", (e) => {
+    const key = `[${label}] pageerror: ${String(e.message).slice(0, 300)}`;
+    problems.set(key, (problems.get(key) || 0) + 1);
+  });
+  page.on("crash", () => problems.set(`[${label}] page crashed`, (problems.get(`[${label}] page crashed`) || 0) + 1));
+}
+
+// Runs in the page before any of its scripts: keeps a handle on the wasm exports (for memory).
+function initScript() {
+  addEventListener("TrunkApplicationStarted", (e) => { window.__benchWasm = e.detail && e.detail.wasm; });
+}
+
+// Installed just before setInputFiles: records when the plan is on screen and whether the
+// progress element was ever added (MutationObserver) or present at a frame (i.e. painted).
+function installObservers() {
+  const b = (window.__bench = { progressAdded: false, progressPainted: false, readyAt: null, errorText: null });
+  const isReady = () =>
+    document.querySelector("[data-testid=plan-summary]") && document.querySelector("[data-testid=resource-row]");
+  const check = () => {
+    if (!b.progressAdded && document.querySelector("[data-testid=load-progress]")) b.progressAdded = true;
+    const err = document.querySelector("[data-testid=load-error]");
+    if (err && b.errorText == null) b.errorText = err.textContent;
+    if (b.readyAt == null && isReady()) b.readyAt = performance.now();
+  };
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== 1) continue;
+        if (n.matches("[data-testid=load-progress]") || n.querySelector("[data-testid=load-progress]")) {
+          b.progressAdded = true;
+        }
+      }
+    }
+    check();
+    if (b.readyAt != null || b.errorText != null) mo.disconnect();
+  });
+  mo.observe(document.body, { childList: true, subtree: true });
+  const frame = () => {
+    if (document.querySelector("[data-testid=load-progress]")) b.progressPainted = true;
+    if (b.readyAt == null && b.errorText == null) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}
+
+async function appRun(browser, base, planPath) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  await context.addInitScript(initScript);
+  const page = await context.newPage();
+  watch(page, "app");
+  try {
+    const tLoad = Date.now();
+    await page.goto(base + "/", { waitUntil: "load" });
+    const input = page.locator("input[data-testid=plan-file]");
+    await input.waitFor({ state: "attached", timeout: 60_000 });
+    const pageLoad = Date.now() - tLoad;
+    await page.evaluate(installObservers);
+
+    const t0 = Date.now();
+    await page.setInputFiles("input[data-testid=plan-file]", planPath);
+    const tSet = Date.now();
+    await page.waitForFunction(
+      () =>
+        (document.querySelector("[data-testid=plan-summary]") && document.querySelector("[data-testid=resource-row]")) ||
+        document.querySelector("[data-testid=load-error]"),
+      null,
+      { polling: "raf", timeout: READY_TIMEOUT },
+    );
+    const tReady = Date.now();
+
+    // The app's own measure is taken after paint: poll briefly.
+    let app = NaN;
+    for (let i = 0; i < 100 && !Number.isFinite(app); i++) {
+      app = await page.evaluate(() => {
+        const m = performance.getEntriesByName("planlens:open", "measure")[0];
+        return m ? m.duration : NaN;
+      });
+      if (!Number.isFinite(app)) await page.waitForTimeout(50);
+    }
+    const info = await page.evaluate(() => {
+      const start = performance.getEntriesByName("planlens:open-start", "mark")[0];
+      const rows = document.querySelectorAll("[data-testid=resource-row]").length;
+      const mem = performance.memory;
+      const w = window.__benchWasm;
+      return {
+        ...window.__bench,
+        readyInPage: start && window.__bench.readyAt != null ? window.__bench.readyAt - start.startTime : NaN,
+        rows,
+        jsHeap: mem ? mem.usedJSHeapSize : NaN,
+        wasmMemory: w && w.memory ? w.memory.buffer.byteLength : NaN,
+      };
+    });
+    if (info.errorText) throw new Error(`app showed a load error: ${info.errorText}`);
+    return {
+      app, wall: tReady - t0, setInputFiles: tSet - t0, pageLoad,
+      readyInPage: info.readyInPage, rowsInDom: info.rows,
+      progressAdded: info.progressAdded, progressPainted: info.progressPainted,
+      jsHeap: info.jsHeap, wasmMemory: info.wasmMemory,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+// The floor: what the browser itself needs to get the same bytes and parse them as JSON.
+async function floorRun(browser, base, n, planPath) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  watch(page, "floor");
+  try {
+    await page.goto(base + "/floor.html");
+    const fetchMs = await page.evaluate(async (url) => {
+      const t = performance.now();
+      const r = await fetch(url);
+      const j = JSON.parse(await r.text());
+      const d = performance.now() - t;
+      if (!j || typeof j !== "object") throw new Error("not a JSON object");
+      return d;
+    }, `${base}/bench-data/plan-${n}.json`);
+    // Same through a file input (what the app gets): change event → JSON.parse(await file.text()).
+    await page.evaluate(() => {
+      window.__floor = new Promise((ok) => {
+        document.getElementById("f").addEventListener("change", async (e) => {
+          const t = performance.now();
+          const j = JSON.parse(await e.target.files[0].text());
+          ok(j && performance.now() - t);
+        }, { once: true });
+      });
+    });
+    await page.setInputFiles("#f", planPath);
+    const fileMs = await page.evaluate(() => window.__floor);
+    return { fetch: fetchMs, file: fileMs };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  if (!existsSync(GEN)) {
+    console.log(`bench: ${GEN} is not here (../shared/tools is absent), so there are no plans to time. Skipping.`);
+    return;
+  }
+  const wasmFiles = existsSync(DIST) ? readdirSync(DIST).filter((f) => f.endsWith(".wasm")) : [];
+  if (!wasmFiles.length) {
+    console.log("bench: no dist/*.wasm; build the release site first (this script does not build). Skipping.");
+    return;
+  }
+  mkdirSync(DATA, { recursive: true });
+  const plans = {};
+  for (const n of SIZES) plans[n] = await ensurePlan(n);
+
+  const root = siteRoot();
+  const server = await serve(root, { port: 0 });
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const version = browser.version();
+  const results = [];
+  try {
+    for (const n of SIZES) {
+      const bytes = statSync(plans[n]).size;
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        try {
+          const r = await appRun(browser, base, plans[n]);
+          runs.push(r);
+          log(`${n}: app run ${i + 1}/${RUNS}: open ${ms(r.app)} ms, wall ${ms(r.wall)} ms ` +
+            `(setInputFiles ${ms(r.setInputFiles)} ms), progress ${r.progressPainted ? "painted" : r.progressAdded ? "added, not painted" : "no"}`);
+        } catch (e) {
+          log(`${n}: app run ${i + 1}/${RUNS} failed: ${e.message}`);
+          problems.set(`[bench] ${n}: ${e.message}`, (problems.get(`[bench] ${n}: ${e.message}`) || 0) + 1);
+        }
+      }
+      const floors = [];
+      for (let i = 0; i < RUNS; i++) {
+        try {
+          const f = await floorRun(browser, base, n, plans[n]);
+          floors.push(f);
+          log(`${n}: floor run ${i + 1}/${RUNS}: fetch+parse ${ms(f.fetch)} ms, file.text+parse ${ms(f.file)} ms`);
+        } catch (e) {
+          log(`${n}: floor run ${i + 1}/${RUNS} failed: ${e.message}`);
+        }
+      }
+      results.push({ n, bytes, runs, floors });
+    }
+  } finally {
+    await browser.close();
+    server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Report
+  const pick = (rs, k) => rs.map((r) => r[k]);
+  const rows = results.map(({ n, bytes, runs, floors }) => {
+    const appMed = median(pick(runs, "app"));
+    const floorMed = median(pick(floors, "fetch"));
+    return [
+      n, mib(bytes), `${runs.length}/${RUNS}`, ms(appMed), ms(min(pick(runs, "app"))), ms(median(pick(runs, "wall"))),
+      ms(median(pick(runs, "setInputFiles"))), ms(median(pick(runs, "readyInPage"))), ms(floorMed),
+      ms(median(pick(floors, "file"))), Number.isFinite(appMed / floorMed) ? (appMed / floorMed).toFixed(2) : "—",
+      runs.length ? `${runs.filter((r) => r.progressPainted).length}/${runs.length}` : "—",
+    ];
+  });
+  console.log(`\nPlanlens open benchmark — ${RUNS} cold run(s) per size, each in a fresh browser context`);
+  console.log(`Chromium ${version}; times in ms; medians unless noted\n`);
+  console.log(table(
+    ["resources", "MiB", "ok", "open med", "open min", "wall med", "setFiles", "ready", "floor", "floor(file)", "open/floor", "progress"],
+    rows,
+  ));
+  console.log(`
+  open      = the app's performance.measure("planlens:open"): change event → plan rendered and painted (primary)
+  wall      = Node, just before page.setInputFiles → summary and a resource row present (includes setFiles)
+  setFiles  = page.setInputFiles alone (Playwright handing the file to the page)
+  ready     = in page, open-start mark → summary and a resource row in the DOM (MutationObserver)
+  floor     = fresh page, same origin: fetch + r.text() + JSON.parse
+  floor(file) = fresh page: file input change → JSON.parse(await file.text())
+  progress  = runs in which [data-testid=load-progress] was on screen at a frame (painted)`);
+
+  const mem = results.filter((r) => r.runs.length).map(({ n, runs }) => [
+    n, mib(median(pick(runs, "jsHeap"))), mib(median(pick(runs, "wasmMemory"))), ms(median(pick(runs, "pageLoad"))),
+    median(pick(runs, "rowsInDom")),
+    `${runs.filter((r) => r.progressAdded).length}/${runs.length}`,
+  ]);
+  if (mem.length) {
+    console.log("\nAfter open (medians)\n");
+    console.log(table(["resources", "JS heap MiB", "wasm memory MiB", "page load ms", "rows in DOM", "progress added"], mem));
+  }
+
+  console.log("\nWebAssembly size\n");
+  console.log(table(["file", "raw KiB", "gzip -9 KiB", "brotli KiB"], wasmFiles.map((f) => {
+    const buf = readFileSync(join(DIST, f));
+    const gz = gzipSync(buf, { level: 9 }).length;
+    const br = brotliCompressSync(buf, { params: { [zc.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    return [f, kib(buf.length), kib(gz), kib(br)];
+  })));
+
+  console.log("\nTargets (BRIEF.md \"What fast means\")\n");
+  const targets = [];
+  const find = (n) => results.find((r) => r.n === n);
+  const r10 = find(10000);
+  if (r10) {
+    const app = median(pick(r10.runs, "app"));
+    const floor = median(pick(r10.floors, "fetch"));
+    targets.push([`10k open ≤ ${TARGET_10K_MS} ms`, `${ms(app)} ms`, app <= TARGET_10K_MS ? "OK" : "MISS"]);
+    targets.push([`10k open ≤ ${TARGET_10K_RATIO}× floor`, `${(app / floor).toFixed(2)}× (floor ${ms(floor)} ms)`,
+      app / floor <= TARGET_10K_RATIO ? "OK" : "MISS"]);
+  } else targets.push(["10k targets", "10000 not in --sizes", "—"]);
+  const r50 = find(50000);
+  if (r50) {
+    const app = median(pick(r50.runs, "app"));
+    const shown = r50.runs.length > 0 && r50.runs.every((r) => r.progressPainted);
+    targets.push([`50k open ≤ ${TARGET_50K_MS} ms`, `${ms(app)} ms`, app <= TARGET_50K_MS ? "OK" : "MISS"]);
+    targets.push(["50k progress shown", `${r50.runs.filter((r) => r.progressPainted).length}/${r50.runs.length} runs painted, ` +
+      `${r50.runs.filter((r) => r.progressAdded).length}/${r50.runs.length} added`, shown ? "OK" : "MISS"]);
+  } else targets.push(["50k targets", "50000 not in --sizes", "—"]);
+  console.log(table(["target", "measured", ""], targets));
+
+  if (problems.size) {
+    console.log("\nPage console errors/warnings and failures (count × message)\n");
+    for (const [k, c] of problems) console.log(`  ${c} × ${k}`);
+  } else {
+    console.log("\nNo console errors, warnings or page errors.");
+  }
+}
+
+try {
+  await main();
+} catch (e) {
+  console.log(`bench: failed: ${e && e.stack ? e.stack : e}`);
+}
+process.exit(0);

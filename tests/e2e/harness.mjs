@@ -1,0 +1,61 @@
+// Shared fixtures for every browser test:
+// - `origin`: a static server for dist/ on 127.0.0.1 (random port), one per worker;
+// - `baseURL` points at it, so `page.goto("/")` opens the app;
+// - `page` is watched for the whole test: every request of the context (pages, popups, workers)
+//   must go to the test server's origin and nowhere else, no uncaught page error may occur, and
+//   no dialog (alert/confirm/prompt) may open. These are checked after each test.
+// - `pageLog` gives tests the recorded requests, console messages, page errors and dialogs.
+import { test as base, expect } from "@playwright/test";
+import { fileURLToPath } from "node:url";
+import { serve } from "./serve.mjs";
+
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const DIST = fileURLToPath(new URL("../../dist", import.meta.url));
+
+export const test = base.extend({
+  origin: [
+    async ({}, use) => {
+      const server = await serve(DIST, { port: 0, host: "127.0.0.1", prefix: "/" });
+      await use(`http://127.0.0.1:${server.address().port}`);
+      server.closeAllConnections?.();
+      await new Promise((done) => server.close(done));
+    },
+    { scope: "worker" },
+  ],
+
+  baseURL: async ({ origin }, use) => {
+    await use(`${origin}/`);
+  },
+
+  pageLog: async ({}, use) => {
+    await use({ requests: [], console: [], errors: [], dialogs: [] });
+  },
+
+  page: async ({ page, origin, pageLog }, use) => {
+    const context = page.context();
+    const watch = (p) => {
+      p.on("pageerror", (e) => pageLog.errors.push(`${p.url()}: ${e.stack || e.message || e}`));
+      p.on("console", (m) => pageLog.console.push(`${m.type()}: ${m.text()}`));
+      p.on("websocket", (ws) => pageLog.requests.push(ws.url()));
+      p.on("dialog", (d) => {
+        pageLog.dialogs.push(`${d.type()}: ${d.message()}`);
+        d.dismiss().catch(() => {});
+      });
+    };
+    context.on("request", (r) => pageLog.requests.push(r.url()));
+    watch(page);
+    context.on("page", (p) => {
+      if (p !== page) watch(p);
+    });
+
+    await use(page);
+
+    const ours = `${origin}/`;
+    const foreign = pageLog.requests.filter((u) => !u.startsWith(ours));
+    expect(foreign, `every request must go to ${ours} and nowhere else`).toEqual([]);
+    expect(pageLog.errors, "uncaught errors in the page").toEqual([]);
+    expect(pageLog.dialogs, "dialogs opened by the page").toEqual([]);
+  },
+});
+
+export { expect };
