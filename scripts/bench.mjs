@@ -6,10 +6,10 @@
 import { chromium } from "@playwright/test";
 import { spawn } from "node:child_process";
 import {
-  createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync,
+  cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync,
   rmSync, statSync, symlinkSync, unlinkSync, writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
@@ -92,11 +92,12 @@ async function ensurePlan(n) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// One origin for the app and the data: a temporary root of symlinks to dist/* plus bench-data/.
+// One origin for the app and the data: a temporary root holding a copy of dist/ (a snapshot, so a
+// rebuild during the run cannot swap files under it) and a symlink to bench-data/.
 
 function siteRoot() {
   const dir = mkdtempSync(join(tmpdir(), "planlens-bench-"));
-  for (const name of readdirSync(DIST)) symlinkSync(join(DIST, name), join(dir, name));
+  cpSync(DIST, dir, { recursive: true });
   symlinkSync(DATA, join(dir, "bench-data"));
   writeFileSync(
     join(dir, "floor.html"),
@@ -226,13 +227,15 @@ async function floorRun(browser, base, n, planPath) {
   watch(page, "floor");
   try {
     await page.goto(base + "/floor.html");
-    const fetchMs = await page.evaluate(async (url) => {
+    const f = await page.evaluate(async (url) => {
       const t = performance.now();
       const r = await fetch(url);
-      const j = JSON.parse(await r.text());
+      const text = await r.text();
+      const t1 = performance.now();
+      const j = JSON.parse(text);
       const d = performance.now() - t;
       if (!j || typeof j !== "object") throw new Error("not a JSON object");
-      return d;
+      return { total: d, download: t1 - t, parse: performance.now() - t1 };
     }, `${base}/bench-data/plan-${n}.json`);
     // Same through a file input (what the app gets): change event → JSON.parse(await file.text()).
     await page.evaluate(() => {
@@ -246,7 +249,7 @@ async function floorRun(browser, base, n, planPath) {
     });
     await page.setInputFiles("#f", planPath);
     const fileMs = await page.evaluate(() => window.__floor);
-    return { fetch: fetchMs, file: fileMs };
+    return { fetch: f.total, download: f.download, parse: f.parse, file: fileMs };
   } finally {
     await context.close();
   }
@@ -259,8 +262,7 @@ async function main() {
     console.log(`bench: ${GEN} is not here (../shared/tools is absent), so there are no plans to time. Skipping.`);
     return;
   }
-  const wasmFiles = existsSync(DIST) ? readdirSync(DIST).filter((f) => f.endsWith(".wasm")) : [];
-  if (!wasmFiles.length) {
+  if (!existsSync(DIST) || !readdirSync(DIST).some((f) => f.endsWith(".wasm"))) {
     console.log("bench: no dist/*.wasm; build the release site first (this script does not build). Skipping.");
     return;
   }
@@ -269,6 +271,9 @@ async function main() {
   for (const n of SIZES) plans[n] = await ensurePlan(n);
 
   const root = siteRoot();
+  const wasmFiles = readdirSync(root).filter((f) => f.endsWith(".wasm"));
+  const wasmBytes = Object.fromEntries(wasmFiles.map((f) => [f, readFileSync(join(root, f))]));
+  const loadBefore = loadavg()[0];
   const server = await serve(root, { port: 0 });
   const base = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
@@ -294,7 +299,7 @@ async function main() {
         try {
           const f = await floorRun(browser, base, n, plans[n]);
           floors.push(f);
-          log(`${n}: floor run ${i + 1}/${RUNS}: fetch+parse ${ms(f.fetch)} ms, file.text+parse ${ms(f.file)} ms`);
+          log(`${n}: floor run ${i + 1}/${RUNS}: fetch+parse ${ms(f.fetch)} ms (text ${ms(f.download)} + parse ${ms(f.parse)}), file.text+parse ${ms(f.file)} ms`);
         } catch (e) {
           log(`${n}: floor run ${i + 1}/${RUNS} failed: ${e.message}`);
         }
@@ -306,6 +311,7 @@ async function main() {
     server.close();
     rmSync(root, { recursive: true, force: true });
   }
+  const loadAfter = loadavg()[0];
 
   // -------------------------------------------------------------------------------------------
   // Report
@@ -316,14 +322,16 @@ async function main() {
     return [
       n, mib(bytes), `${runs.length}/${RUNS}`, ms(appMed), ms(min(pick(runs, "app"))), ms(median(pick(runs, "wall"))),
       ms(median(pick(runs, "setInputFiles"))), ms(median(pick(runs, "readyInPage"))), ms(floorMed),
-      ms(median(pick(floors, "file"))), Number.isFinite(appMed / floorMed) ? (appMed / floorMed).toFixed(2) : "—",
+      ms(median(pick(floors, "download"))), ms(median(pick(floors, "parse"))), ms(median(pick(floors, "file"))), Number.isFinite(appMed / floorMed) ? (appMed / floorMed).toFixed(2) : "—",
       runs.length ? `${runs.filter((r) => r.progressPainted).length}/${runs.length}` : "—",
     ];
   });
   console.log(`\nPlanlens open benchmark — ${RUNS} cold run(s) per size, each in a fresh browser context`);
-  console.log(`Chromium ${version}; times in ms; medians unless noted\n`);
+  console.log(`Chromium ${version}; build ${wasmFiles.join(", ")}; times in ms; medians unless noted`);
+  console.log(`load average (1 min) at start ${loadBefore.toFixed(2)}, at end ${loadAfter.toFixed(2)}` +
+    (Math.max(loadBefore, loadAfter) > 1.5 ? "  ← something else was busy (a build?): figures are suspect" : "") + "\n");
   console.log(table(
-    ["resources", "MiB", "ok", "open med", "open min", "wall med", "setFiles", "ready", "floor", "floor(file)", "open/floor", "progress"],
+    ["resources", "MiB", "ok", "open med", "open min", "wall med", "setFiles", "ready", "floor", "f:text", "f:parse", "floor(file)", "open/floor", "progress"],
     rows,
   ));
   console.log(`
@@ -331,7 +339,7 @@ async function main() {
   wall      = Node, just before page.setInputFiles → summary and a resource row present (includes setFiles)
   setFiles  = page.setInputFiles alone (Playwright handing the file to the page)
   ready     = in page, open-start mark → summary and a resource row in the DOM (MutationObserver)
-  floor     = fresh page, same origin: fetch + r.text() + JSON.parse
+  floor     = fresh page, same origin: fetch + r.text() + JSON.parse (f:text, f:parse = its two parts)
   floor(file) = fresh page: file input change → JSON.parse(await file.text())
   progress  = runs in which [data-testid=load-progress] was on screen at a frame (painted)`);
 
@@ -347,7 +355,7 @@ async function main() {
 
   console.log("\nWebAssembly size\n");
   console.log(table(["file", "raw KiB", "gzip -9 KiB", "brotli KiB"], wasmFiles.map((f) => {
-    const buf = readFileSync(join(DIST, f));
+    const buf = wasmBytes[f];
     const gz = gzipSync(buf, { level: 9 }).length;
     const br = brotliCompressSync(buf, { params: { [zc.BROTLI_PARAM_QUALITY]: 11 } }).length;
     return [f, kib(buf.length), kib(gz), kib(br)];

@@ -257,30 +257,37 @@ test.describe("Planlens in the browser", () => {
   });
 
   test("searches addresses case-insensitively and Escape clears the search", async ({ page }) => {
+    const path = sample("web-app-replace.json");
+    const all = readJson(path).resource_changes.map((r) => r.address);
+    const matching = (text) => all.filter((a) => a.toLowerCase().includes(text.toLowerCase())).sort();
+    expect(matching("subnet").length).toBeGreaterThan(1);
+    expect(matching("aws_instance").length).toBeGreaterThan(1);
+
     await gotoApp(page);
-    await openPlan(page, sample("web-app-replace.json"));
-    await expect(page.getByTestId("resource-row").first()).toBeVisible();
-    const [before] = await listCount(page);
+    await openPlan(page, path);
+    // List every row so the expected rows follow from the plan alone.
+    await page.getByTestId("show-no-ops").check();
+    await expect(page.getByTestId("list-count")).toHaveText(`${all.length} of ${all.length} resource instances`);
     const search = page.getByTestId("search");
+
     await search.fill("SUBNET");
-    await expect.poll(async () => (await listCount(page))[0]).toBeLessThan(before);
-    const rows = await addressesOf(page);
-    expect(rows.length).toBeGreaterThan(0);
-    for (const a of rows) expect(a.toLowerCase()).toContain("subnet");
-    expect((await listCount(page))[0]).toBe(rows.length);
+    await expect.poll(async () => (await addressesOf(page)).sort()).toEqual(matching("subnet"));
+    for (const a of await addressesOf(page)) expect(a.toLowerCase()).toContain("subnet");
+    await expect(page.getByTestId("list-count")).toHaveText(`${matching("subnet").length} of ${all.length} resource instances`);
 
     await search.fill("no such resource anywhere");
     await expect(page.getByTestId("resource-row")).toHaveCount(0);
     await expect(page.getByTestId("list-empty")).toContainText("Nothing matches these filters.");
 
     await search.fill("Aws_Instance");
-    await expect.poll(async () => (await addressesOf(page)).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await addressesOf(page)).sort()).toEqual(matching("aws_instance"));
     for (const a of await addressesOf(page)) expect(a.toLowerCase()).toContain("aws_instance");
 
     await search.press("Escape");
     await expect(search).toHaveValue("");
     await expect(search).not.toBeFocused();
-    await expect.poll(async () => (await listCount(page))[0]).toBe(before);
+    await expect(page.getByTestId("list-count")).toHaveText(`${all.length} of ${all.length} resource instances`);
+    await expect.poll(async () => (await addressesOf(page)).sort()).toEqual([...all].sort());
   });
 
   test("keyboard: / focuses search, j/k move, Enter opens, and the selection survives a reload", async ({ page }) => {
@@ -343,6 +350,27 @@ test.describe("Planlens in the browser", () => {
     await page.reload();
     await expect(page.getByTestId("plan-summary")).toHaveText(expected("modules-for-each.json"));
     await expect(page.getByTestId("diff-address")).toHaveText(rows[1]);
+  });
+
+  test("the selection of a resource with a tricky instance key survives a reload", async ({ page }) => {
+    test.setTimeout(120_000);
+    const path = fixture("tricky_keys.json");
+    await gotoApp(page);
+    await openPlan(page, path);
+    await page.getByTestId("show-no-ops").check();
+    await expect(page.getByTestId("resource-row").first()).toBeVisible();
+    const rows = await addressesOf(page);
+    expect(rows.length).toBe(readJson(path).resource_changes.length);
+    for (const address of rows) {
+      await rowByAddress(page, address).click();
+      await expect(page.getByTestId("diff-address"), address).toHaveText(address);
+      await expect.poll(() => page.evaluate(() => location.hash), address).toBe(`#r=${encodeURIComponent(address)}`);
+      await page.reload();
+      await expect(page.locator(".topbar .doc-name")).toHaveText("tricky_keys.json");
+      await expect.soft(page.getByTestId("diff-address"), `after reload: ${address}`).toHaveText(address);
+      await expect.soft(rowByAddress(page, address), `after reload: ${address}`).toHaveClass(/\bselected\b/);
+      await page.getByTestId("show-no-ops").check();
+    }
   });
 
   test("diff shows sensitive and unknown values, forces-replacement, and never renders a secret", async ({ page, pageLog }) => {

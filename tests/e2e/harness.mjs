@@ -3,7 +3,8 @@
 // - `baseURL` points at it, so `page.goto("/")` opens the app;
 // - `page` is watched for the whole test: every request of the context (pages, popups, workers)
 //   must go to the test server's origin and nowhere else, no uncaught page error may occur, and
-//   no dialog (alert/confirm/prompt) may open. These are checked after each test.
+//   no dialog (alert/confirm/prompt) may open, and nothing may be logged as a console error
+//   (CSP violations, failed loads). These are checked after each test.
 // - `pageLog` gives tests the recorded requests, console messages, page errors and dialogs.
 import { test as base, expect } from "@playwright/test";
 import { fileURLToPath } from "node:url";
@@ -55,6 +56,8 @@ export const test = base.extend({
     expect(foreign, `every request must go to ${ours} and nowhere else`).toEqual([]);
     expect(pageLog.errors, "uncaught errors in the page").toEqual([]);
     expect(pageLog.dialogs, "dialogs opened by the page").toEqual([]);
+    // Console errors include Content-Security-Policy violations and failed loads.
+    expect(pageLog.console.filter((m) => m.startsWith("error:")), "console errors").toEqual([]);
   },
 });
 
