@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::AppState;
+use crate::checks::CheckStatus;
 use crate::model::text::visible;
 
 /// Summary of the open plan.
@@ -12,6 +13,11 @@ pub fn SummaryPanel() -> impl IntoView {
     move || {
         state.loaded.get().map(|l| {
             let s = &l.summary;
+            let failing_checks = l
+                .checks
+                .iter()
+                .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Error))
+                .count();
             let plan = l.doc.plan();
             let chip = |n: usize, label: &'static str, key: &'static str| {
                 (n > 0).then(|| {
@@ -62,6 +68,7 @@ pub fn SummaryPanel() -> impl IntoView {
                         {chip(s.deferred, "deferred", "deferred")}
                         {chip(s.drifted, "drifted outside Terraform", "drift")}
                         {chip(s.output_changes, "output changes", "output")}
+                        {chip(failing_checks, "checks failing", "check-fail")}
                         <span class="chip chip-muted">
                             {format!("{} resource instances in plan", s.resources)}
                         </span>
