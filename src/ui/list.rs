@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::AppState;
-use crate::list::{ActionGroup, ListEntry};
+use crate::list::{ActionGroup, ListEntry, ListFilter};
+use crate::model::Document;
 use crate::model::reason;
 use crate::model::text::visible;
 
@@ -49,26 +50,6 @@ fn FilterBar() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let option_list = move |pick: fn(&crate::model::Document) -> &Vec<String>,
-                            root_label: Option<&'static str>| {
-        state.loaded.with(|l| {
-            l.as_ref().map(|l| {
-                pick(&l.doc)
-                    .iter()
-                    .enumerate()
-                    .map(|(i, name)| {
-                        let label = match (name.is_empty(), root_label) {
-                            (true, Some(root)) => root.to_string(),
-                            _ => visible(name),
-                        };
-                        view! { <option value=i.to_string()>{label}</option> }
-                    })
-                    .collect_view()
-            })
-        })
-    };
-    let parse_choice = |v: String| v.parse::<u32>().ok();
-
     view! {
         <div class="filters">
             <input
@@ -119,42 +100,30 @@ fn FilterBar() -> impl IntoView {
                 }}
             </div>
             <div class="selects">
-                <select
-                    data-testid="filter-module"
-                    aria-label="Module"
-                    on:change=move |ev| {
-                        let v = parse_choice(event_target_value(&ev));
-                        state.filter.update(|f| f.module = v);
-                    }
-                    prop:value=move || state.filter.with(|f| f.module.map(|m| m.to_string()).unwrap_or_default())
-                >
-                    <option value="">"All modules"</option>
-                    {move || option_list(|d| &d.modules, Some("(root module)"))}
-                </select>
-                <select
-                    data-testid="filter-provider"
-                    aria-label="Provider"
-                    on:change=move |ev| {
-                        let v = parse_choice(event_target_value(&ev));
-                        state.filter.update(|f| f.provider = v);
-                    }
-                    prop:value=move || state.filter.with(|f| f.provider.map(|m| m.to_string()).unwrap_or_default())
-                >
-                    <option value="">"All providers"</option>
-                    {move || option_list(|d| &d.providers, None)}
-                </select>
-                <select
-                    data-testid="filter-type"
-                    aria-label="Resource type"
-                    on:change=move |ev| {
-                        let v = parse_choice(event_target_value(&ev));
-                        state.filter.update(|f| f.resource_type = v);
-                    }
-                    prop:value=move || state.filter.with(|f| f.resource_type.map(|m| m.to_string()).unwrap_or_default())
-                >
-                    <option value="">"All types"</option>
-                    {move || option_list(|d| &d.resource_types, None)}
-                </select>
+                <FilterSelect
+                    testid="filter-module"
+                    label="Module"
+                    all="All modules"
+                    root=Some("(root module)")
+                    names=|d| &d.modules
+                    field=|f| &mut f.module
+                />
+                <FilterSelect
+                    testid="filter-provider"
+                    label="Provider"
+                    all="All providers"
+                    root=None
+                    names=|d| &d.providers
+                    field=|f| &mut f.provider
+                />
+                <FilterSelect
+                    testid="filter-type"
+                    label="Resource type"
+                    all="All types"
+                    root=None
+                    names=|d| &d.resource_types
+                    field=|f| &mut f.resource_type
+                />
                 <label class="toggle">
                     <input
                         type="checkbox"
@@ -176,6 +145,53 @@ fn FilterBar() -> impl IntoView {
                 }}
             </p>
         </div>
+    }
+}
+
+/// A select over one of the document's name tables (modules, providers, types); "" means all.
+#[component]
+fn FilterSelect(
+    testid: &'static str,
+    label: &'static str,
+    all: &'static str,
+    /// How the empty name (the root module) reads, if it can occur.
+    root: Option<&'static str>,
+    names: fn(&Document) -> &Vec<String>,
+    field: fn(&mut ListFilter) -> &mut Option<u32>,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let options = move || {
+        state.loaded.with(|l| {
+            l.as_ref().map(|l| {
+                names(&l.doc)
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let text = match (name.is_empty(), root) {
+                            (true, Some(root)) => root.to_string(),
+                            _ => visible(name),
+                        };
+                        view! { <option value=i.to_string()>{text}</option> }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        <select
+            data-testid=testid
+            aria-label=label
+            on:change=move |ev| {
+                let choice = event_target_value(&ev).parse::<u32>().ok();
+                state.filter.update(|f| *field(f) = choice);
+            }
+            prop:value=move || {
+                state.filter.with(|f| field(&mut f.clone()).map(|i| i.to_string()).unwrap_or_default())
+            }
+        >
+            <option value="">{all}</option>
+            {options}
+        </select>
     }
 }
 
