@@ -6,6 +6,7 @@
 
 pub mod checks;
 pub mod diff;
+pub mod graph;
 pub mod list;
 pub mod load;
 pub mod model;

@@ -65,6 +65,21 @@ impl Action {
         })
     }
 
+    /// The JSON `actions` array this action was read from.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Action::NoOp => &["no-op"],
+            Action::Create => &["create"],
+            Action::Read => &["read"],
+            Action::Update => &["update"],
+            Action::Replace(ReplaceOrder::DeleteThenCreate) => &["delete", "create"],
+            Action::Replace(ReplaceOrder::CreateThenDelete) => &["create", "delete"],
+            Action::Replace(ReplaceOrder::CreateThenForget) => &["create", "forget"],
+            Action::Delete => &["delete"],
+            Action::Forget => &["forget"],
+        }
+    }
+
     /// Terraform's symbol for the action in plan output.
     pub fn symbol(self) -> &'static str {
         match self {

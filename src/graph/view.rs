@@ -1,0 +1,400 @@
+//! What the graph view draws: the dependency graph with collapsed modules folded into one node each
+//! and, unless the full graph is asked for, only changed resources and their direct neighbours.
+
+use std::collections::{BTreeSet, HashMap};
+
+use petgraph::graph::NodeIndex;
+
+use super::DepGraph;
+use super::layout::{Layout, LayoutInput, Rect, layout};
+use crate::model::Action;
+
+/// Above this many nodes, the default view collapses modules.
+pub const READABLE_NODES: usize = 250;
+
+/// Box height of a resource node and of a collapsed module, in px.
+pub const NODE_HEIGHT: f32 = 30.0;
+/// Box height of a collapsed module (name and action mix on two lines).
+pub const MODULE_HEIGHT: f32 = 46.0;
+/// Labels longer than this many characters are shortened with an ellipsis in the middle.
+pub const MAX_LABEL_CHARS: usize = 44;
+/// Approximate advance of one label character at the view's font size, in px.
+const CHAR_WIDTH: f32 = 7.2;
+
+/// How the user has folded the graph.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ViewOptions {
+    /// Module instances drawn as one node each (with everything below them).
+    pub collapsed: BTreeSet<u32>,
+    /// Show every resource, not only changed ones and their direct neighbours.
+    pub show_unchanged: bool,
+}
+
+/// How many resources inside a collapsed module do what, in the legend's order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ActionMix {
+    /// `+`
+    pub create: u32,
+    /// `~`
+    pub update: u32,
+    /// `-/+`, `+/-`, `+/.`
+    pub replace: u32,
+    /// `-`
+    pub delete: u32,
+    /// `.`
+    pub forget: u32,
+    /// `<=`
+    pub read: u32,
+    /// Unchanged.
+    pub no_op: u32,
+}
+
+impl ActionMix {
+    fn add(&mut self, action: Action) {
+        match action {
+            Action::Create => self.create += 1,
+            Action::Update => self.update += 1,
+            Action::Replace(_) => self.replace += 1,
+            Action::Delete => self.delete += 1,
+            Action::Forget => self.forget += 1,
+            Action::Read => self.read += 1,
+            Action::NoOp => self.no_op += 1,
+        }
+    }
+
+    /// The segments of the badge, e.g. `[("create", "3 +"), ("update", "1 ~"), ("delete", "2 -")]`:
+    /// one per action present, keyed for colouring.
+    pub fn segments(&self) -> Vec<(&'static str, String)> {
+        [
+            ("create", self.create, "+"),
+            ("update", self.update, "~"),
+            ("replace", self.replace, "±"),
+            ("delete", self.delete, "-"),
+            ("forget", self.forget, "."),
+            ("read", self.read, "<="),
+            ("no-op", self.no_op, "="),
+        ]
+        .into_iter()
+        .filter(|(_, n, _)| *n > 0)
+        .map(|(key, n, symbol)| (key, format!("{n} {symbol}")))
+        .collect()
+    }
+
+    /// True when something inside is destroyed, replaced or forgotten.
+    pub fn is_destructive(&self) -> bool {
+        self.replace + self.delete + self.forget > 0
+    }
+
+    /// Number of resources counted.
+    pub fn total(&self) -> u32 {
+        self.create + self.update + self.replace + self.delete + self.forget + self.read + self.no_op
+    }
+}
+
+/// What a view node stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewNodeKind {
+    /// One resource instance.
+    Resource(NodeIndex),
+    /// A collapsed module instance and everything below it.
+    Module {
+        /// Index into [`DepGraph::module_instances`].
+        module: u32,
+        /// What its resources do.
+        mix: ActionMix,
+    },
+}
+
+/// One box in the drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewNode {
+    /// A resource or a collapsed module.
+    pub kind: ViewNodeKind,
+    /// The text in the box (shortened), without the action symbol.
+    pub label: String,
+    /// The module instance whose cluster the box is drawn in.
+    pub cluster: u32,
+    /// Shown only because it neighbours a change: drawn faded.
+    pub context_only: bool,
+    /// Box size.
+    pub size: (f32, f32),
+}
+
+/// A module instance drawn expanded, as a box around its members.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cluster {
+    /// Index into [`DepGraph::module_instances`].
+    pub module: u32,
+    /// Bounds of its members plus padding.
+    pub rect: Rect,
+    /// Nesting depth (1 for a top-level module), to draw outer clusters first.
+    pub depth: u32,
+}
+
+/// The folded graph, laid out.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// The boxes.
+    pub nodes: Vec<ViewNode>,
+    /// Edges between boxes (dependency → dependent), one per pair.
+    pub edges: Vec<(u32, u32)>,
+    /// Per dependency-graph node, the box that shows it, if any is visible.
+    pub node_of: Vec<Option<u32>>,
+    /// Unchanged resources left out because the full graph was not asked for.
+    pub hidden_unchanged: usize,
+    /// Where everything is.
+    pub layout: Layout,
+    /// Expanded modules with visible members.
+    pub clusters: Vec<Cluster>,
+}
+
+impl DepGraph {
+    /// True when the node is a change worth showing: an action other than no-op, or a move,
+    /// import or drift.
+    pub fn is_changed(&self, n: NodeIndex) -> bool {
+        let node = &self.graph[n];
+        node.action != Action::NoOp || node.is_move || node.is_import || node.is_drifted
+    }
+
+    /// The modules to collapse so the default view stays readable: nothing when the changed
+    /// resources and their neighbours fit in [`READABLE_NODES`], else every module instance from the
+    /// deepest level at which the view fits (at worst, every top-level module).
+    pub fn default_collapsed(&self) -> BTreeSet<u32> {
+        let visible = self.visible_nodes(false);
+        if visible.iter().filter(|v| v.is_some()).count() <= READABLE_NODES {
+            return BTreeSet::new();
+        }
+        let max_depth = self.module_instances.iter().map(|m| m.depth).max().unwrap_or(0);
+        let at_or_below = |d: u32| -> BTreeSet<u32> {
+            (0..self.module_instances.len() as u32)
+                .filter(|&m| self.module_instances[m as usize].depth >= d)
+                .collect()
+        };
+        for depth in (1..=max_depth).rev() {
+            let collapsed = at_or_below(depth);
+            let boxes = self.count_boxes(&visible, &collapsed);
+            if boxes <= READABLE_NODES {
+                return collapsed;
+            }
+        }
+        at_or_below(1)
+    }
+
+    /// Per node: `None` hidden, `Some(false)` shown, `Some(true)` shown as context only.
+    fn visible_nodes(&self, show_unchanged: bool) -> Vec<Option<bool>> {
+        let g = &self.graph;
+        let mut visible = vec![None; g.node_count()];
+        for n in g.node_indices() {
+            if show_unchanged || self.is_changed(n) {
+                visible[n.index()] = Some(!self.is_changed(n));
+            }
+        }
+        if !show_unchanged {
+            for n in g.node_indices() {
+                if self.is_changed(n) {
+                    for m in self.neighbours(n) {
+                        visible[m.index()].get_or_insert(true);
+                    }
+                }
+            }
+        }
+        visible
+    }
+
+    /// The outermost collapsed module instance containing `module`, if any.
+    fn collapsed_ancestor(&self, module: u32, collapsed: &BTreeSet<u32>) -> Option<u32> {
+        let mut chain = Vec::new();
+        let mut m = Some(module);
+        while let Some(i) = m {
+            chain.push(i);
+            m = self.module_instances[i as usize].parent;
+        }
+        chain.into_iter().rev().find(|m| collapsed.contains(m))
+    }
+
+    fn count_boxes(&self, visible: &[Option<bool>], collapsed: &BTreeSet<u32>) -> usize {
+        let mut modules = BTreeSet::new();
+        let mut resources = 0;
+        for n in self.graph.node_indices() {
+            if visible[n.index()].is_none() {
+                continue;
+            }
+            match self.collapsed_ancestor(self.graph[n].module, collapsed) {
+                Some(m) => {
+                    modules.insert(m);
+                }
+                None => resources += 1,
+            }
+        }
+        resources + modules.len()
+    }
+
+    /// Folds and lays out the graph as `options` say.
+    pub fn view(&self, options: &ViewOptions) -> View {
+        let g = &self.graph;
+        let visible = self.visible_nodes(options.show_unchanged);
+        let hidden_unchanged = visible.iter().filter(|v| v.is_none()).count();
+
+        // Per module instance, the collapsed ancestor drawing it (memoised: modules are few).
+        let folded: Vec<Option<u32>> = (0..self.module_instances.len() as u32)
+            .map(|m| self.collapsed_ancestor(m, &options.collapsed))
+            .collect();
+
+        let mut nodes: Vec<ViewNode> = Vec::new();
+        let mut node_of = vec![None; g.node_count()];
+        let mut module_box: HashMap<u32, u32> = HashMap::new();
+        for n in g.node_indices() {
+            let Some(context_only) = visible[n.index()] else {
+                continue;
+            };
+            let node = &g[n];
+            match folded[node.module as usize] {
+                Some(m) => {
+                    let ix = *module_box.entry(m).or_insert_with(|| {
+                        let module = &self.module_instances[m as usize];
+                        nodes.push(ViewNode {
+                            kind: ViewNodeKind::Module {
+                                module: m,
+                                mix: ActionMix::default(),
+                            },
+                            label: shorten(&module.path),
+                            cluster: module.parent.unwrap_or(0),
+                            context_only: true,
+                            size: (0.0, MODULE_HEIGHT),
+                        });
+                        nodes.len() as u32 - 1
+                    });
+                    let view_node = &mut nodes[ix as usize];
+                    if let ViewNodeKind::Module { mix, .. } = &mut view_node.kind {
+                        mix.add(node.action);
+                    }
+                    view_node.context_only &= context_only;
+                    node_of[n.index()] = Some(ix);
+                }
+                None => {
+                    let module = &self.module_instances[node.module as usize].path;
+                    let local = node
+                        .address
+                        .strip_prefix(module.as_str())
+                        .and_then(|s| s.strip_prefix('.'))
+                        .unwrap_or(&node.address);
+                    let mut label = shorten(local);
+                    if node.is_deposed {
+                        label.push_str(" (deposed)");
+                    }
+                    nodes.push(ViewNode {
+                        kind: ViewNodeKind::Resource(n),
+                        label,
+                        cluster: node.module,
+                        context_only,
+                        size: (0.0, NODE_HEIGHT),
+                    });
+                    node_of[n.index()] = Some(nodes.len() as u32 - 1);
+                }
+            }
+        }
+        for node in &mut nodes {
+            node.size.0 = box_width(node);
+        }
+
+        let mut edges: Vec<(u32, u32)> = g
+            .edge_indices()
+            .filter_map(|e| {
+                let (a, b) = g.edge_endpoints(e)?;
+                let (a, b) = (node_of[a.index()]?, node_of[b.index()]?);
+                (a != b).then_some((a, b))
+            })
+            .collect();
+        edges.sort_unstable();
+        edges.dedup();
+
+        let sizes: Vec<(f32, f32)> = nodes.iter().map(|n| n.size).collect();
+        let groups: Vec<u32> = nodes.iter().map(|n| n.cluster).collect();
+        let layout = layout(&LayoutInput {
+            sizes: &sizes,
+            edges: &edges,
+            groups: &groups,
+        });
+        let clusters = self.clusters(&nodes, &layout);
+        View {
+            nodes,
+            edges,
+            node_of,
+            hidden_unchanged,
+            layout,
+            clusters,
+        }
+    }
+
+    /// Boxes around each expanded module instance's visible members (members of modules below it
+    /// included), padded more for outer modules so nested boxes do not touch.
+    fn clusters(&self, nodes: &[ViewNode], layout: &Layout) -> Vec<Cluster> {
+        let mut bounds: HashMap<u32, Rect> = HashMap::new();
+        let pad = 10.0;
+        for (node, rect) in nodes.iter().zip(&layout.nodes) {
+            let mut m = Some(node.cluster);
+            let mut level = 1.0;
+            while let Some(i) = m {
+                if i == 0 {
+                    break;
+                }
+                let r = Rect {
+                    x: rect.x - pad * level,
+                    y: rect.y - pad * level - 14.0,
+                    w: rect.w + 2.0 * pad * level,
+                    h: rect.h + 2.0 * pad * level + 14.0,
+                };
+                bounds
+                    .entry(i)
+                    .and_modify(|b| *b = union(b, &r))
+                    .or_insert(r);
+                m = self.module_instances[i as usize].parent;
+                level += 1.0;
+            }
+        }
+        let mut clusters: Vec<Cluster> = bounds
+            .into_iter()
+            .map(|(module, rect)| Cluster {
+                module,
+                rect,
+                depth: self.module_instances[module as usize].depth,
+            })
+            .collect();
+        clusters.sort_by_key(|c| (c.depth, c.module));
+        clusters
+    }
+}
+
+fn union(a: &Rect, b: &Rect) -> Rect {
+    let x = a.x.min(b.x);
+    let y = a.y.min(b.y);
+    Rect {
+        x,
+        y,
+        w: (a.x + a.w).max(b.x + b.w) - x,
+        h: (a.y + a.h).max(b.y + b.h) - y,
+    }
+}
+
+/// Keeps the start and the end of a long label (the type and the key matter most).
+pub fn shorten(label: &str) -> String {
+    let count = label.chars().count();
+    if count <= MAX_LABEL_CHARS {
+        return label.to_string();
+    }
+    let keep = (MAX_LABEL_CHARS - 1) / 2;
+    let head: String = label.chars().take(keep).collect();
+    let tail: String = label.chars().skip(count - keep).collect();
+    format!("{head}…{tail}")
+}
+
+fn box_width(node: &ViewNode) -> f32 {
+    let text = node.label.chars().count() as f32 * CHAR_WIDTH + 40.0;
+    match &node.kind {
+        ViewNodeKind::Resource(_) => text,
+        ViewNodeKind::Module { mix, .. } => {
+            let badge: usize = mix.segments().iter().map(|(_, s)| s.len() + 2).sum();
+            text.max(badge as f32 * CHAR_WIDTH + 24.0)
+        }
+    }
+}
