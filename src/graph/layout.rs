@@ -173,7 +173,11 @@ pub fn layout(input: &LayoutInput) -> Layout {
     let mut packed: Vec<u32> = (0..drawn.len() as u32)
         .filter(|&c| drawn[c as usize].is_some())
         .collect();
-    let area = |c: u32| drawn[c as usize].as_ref().map_or(0.0, |d| d.width * d.height);
+    let area = |c: u32| {
+        drawn[c as usize]
+            .as_ref()
+            .map_or(0.0, |d| d.width * d.height)
+    };
     packed.sort_by(|&a, &b| area(b).total_cmp(&area(a)).then(a.cmp(&b)));
     // Isolated nodes of one module end up side by side.
     isolated.sort_by_key(|&v| (group_of(v as usize), v));
@@ -280,7 +284,7 @@ fn dedupe_edges(n: usize, edges: &[(u32, u32)]) -> (Vec<(u32, u32)>, Vec<u32>) {
 /// Packs component boxes (largest first) into rows, then the isolated nodes in rows below them,
 /// choosing the row width whose result comes closest to [`TARGET_ASPECT`]. Returns top-left
 /// corners in the order given.
-fn pack(comps: &[(f32, f32)], isolated: &[(f32, f32)]) -> (Vec<(f32, f32)>, Vec<(f32, f32)>) {
+fn pack(comps: &[(f32, f32)], isolated: &[(f32, f32)]) -> Origins {
     let gap = COMPONENT_GAP;
     let area: f32 = comps
         .iter()
@@ -371,7 +375,13 @@ fn layout_component(sizes: &[(f32, f32)], groups: &[u32], links: &[(u32, u32)]) 
         .iter()
         .zip(&reversed)
         .enumerate()
-        .map(|(li, (&(u, v), &r))| if r { (v, u, li as u32) } else { (u, v, li as u32) })
+        .map(|(li, (&(u, v), &r))| {
+            if r {
+                (v, u, li as u32)
+            } else {
+                (u, v, li as u32)
+            }
+        })
         .collect();
     oriented.sort_unstable();
     let mut dag: Vec<(u32, u32)> = Vec::new();
@@ -485,7 +495,10 @@ fn break_cycles(n: usize, links: &[(u32, u32)]) -> Vec<bool> {
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
-    let out = Csr::new(n, links.iter().enumerate().map(|(li, &(u, _))| (u, li as u32)));
+    let out = Csr::new(
+        n,
+        links.iter().enumerate().map(|(li, &(u, _))| (u, li as u32)),
+    );
     let mut indegree = vec![0u32; n];
     for &(_, v) in links {
         indegree[v as usize] += 1;
@@ -535,7 +548,9 @@ fn assign_layers(n: usize, dag: &[(u32, u32)]) -> Vec<u32> {
         indegree[v as usize] += 1;
     }
     let mut remaining = indegree.clone();
-    let mut topo: Vec<u32> = (0..n as u32).filter(|&v| indegree[v as usize] == 0).collect();
+    let mut topo: Vec<u32> = (0..n as u32)
+        .filter(|&v| indegree[v as usize] == 0)
+        .collect();
     let mut layer = vec![0u32; n];
     let mut next = 0;
     while next < topo.len() {
@@ -1043,7 +1058,10 @@ mod tests {
         let l = run(&boxes(2), &[(0, 1), (1, 0)], &[0; 2]);
         for (k, &(u, v)) in [(0usize, 1usize), (1, 0)].iter().enumerate() {
             let (from, to) = (l.nodes[u], l.nodes[v]);
-            assert_eq!(l.edges[k].first(), Some(&(from.x + from.w / 2.0, from.y + from.h)));
+            assert_eq!(
+                l.edges[k].first(),
+                Some(&(from.x + from.w / 2.0, from.y + from.h))
+            );
             assert_eq!(l.edges[k].last(), Some(&(to.x + to.w / 2.0, to.y)));
         }
     }
@@ -1053,7 +1071,10 @@ mod tests {
         let l = run(&boxes(4), &[(0, 1), (1, 2), (2, 3), (0, 3)], &[0; 4]);
         let long = &l.edges[3];
         assert!(long.len() >= 4, "{long:?}");
-        assert!(long.windows(2).all(|p| p[0].1 <= p[1].1), "goes downward: {long:?}");
+        assert!(
+            long.windows(2).all(|p| p[0].1 <= p[1].1),
+            "goes downward: {long:?}"
+        );
         // The bends sit beside b and c, not through them.
         for &(x, y) in &long[1..long.len() - 1] {
             for r in &l.nodes[1..3] {
@@ -1070,7 +1091,11 @@ mod tests {
         let l = run(&boxes(4), &[(0, 3), (1, 2)], &[0; 4]);
         assert_eq!(l.crossings, 0);
         // K(2,2) plus a third edge pair that forces a choice.
-        let l = run(&boxes(6), &[(0, 4), (1, 3), (2, 5), (0, 5), (2, 3)], &[0; 6]);
+        let l = run(
+            &boxes(6),
+            &[(0, 4), (1, 3), (2, 5), (0, 5), (2, 3)],
+            &[0; 6],
+        );
         assert!(l.crossings <= 1, "{}", l.crossings);
         assert_no_overlap(&l);
     }
@@ -1086,14 +1111,21 @@ mod tests {
         let mut row: Vec<usize> = (2..10).collect();
         assert!(row.iter().all(|&v| l.nodes[v].y == l.nodes[2].y));
         row.sort_by(|&a, &b| l.nodes[a].x.total_cmp(&l.nodes[b].x));
-        let runs = row.windows(2).filter(|p| groups[p[0]] != groups[p[1]]).count();
+        let runs = row
+            .windows(2)
+            .filter(|p| groups[p[0]] != groups[p[1]])
+            .count();
         assert_eq!(runs, 1, "groups interleave: {row:?}");
         assert_no_overlap(&l);
     }
 
     #[test]
     fn duplicates_self_loops_and_bad_edges_are_harmless() {
-        let l = run(&boxes(3), &[(0, 1), (0, 1), (1, 1), (1, 9), (1, 2)], &[0; 3]);
+        let l = run(
+            &boxes(3),
+            &[(0, 1), (0, 1), (1, 1), (1, 9), (1, 2)],
+            &[0; 3],
+        );
         assert_eq!(l.edges[0], l.edges[1]);
         assert!(l.edges[2].is_empty() && l.edges[3].is_empty());
         assert!(!l.edges[4].is_empty());
@@ -1104,7 +1136,11 @@ mod tests {
     fn components_and_isolated_nodes_are_packed_apart() {
         let mut edges = Vec::new();
         for c in 0..12u32 {
-            edges.extend([(4 * c, 4 * c + 1), (4 * c, 4 * c + 2), (4 * c + 2, 4 * c + 3)]);
+            edges.extend([
+                (4 * c, 4 * c + 1),
+                (4 * c, 4 * c + 2),
+                (4 * c + 2, 4 * c + 3),
+            ]);
         }
         let mut sizes = boxes(48 + 30);
         sizes[50] = (300.0, 90.0);
@@ -1121,9 +1157,12 @@ mod tests {
         assert!(l.nodes.is_empty() && l.width == 0.0 && l.height == 0.0);
     }
 
+    /// Node sizes, edges and groups of a generated graph.
+    type Generated = (Vec<(f32, f32)>, Vec<(u32, u32)>, Vec<u32>);
+
     /// A Terraform-shaped graph: each resource depends on a few recent ones, modules of 25,
     /// a sprinkle of edges pointing back up to make cycles.
-    fn big_graph(n: u32) -> (Vec<(f32, f32)>, Vec<(u32, u32)>, Vec<u32>) {
+    fn big_graph(n: u32) -> Generated {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move |m: u32| {
             seed = seed
@@ -1141,7 +1180,9 @@ mod tests {
                 edges.push((v, v - 1 - next(v.min(400))));
             }
         }
-        let sizes = (0..n).map(|v| (80.0 + (v % 7) as f32 * 20.0, 36.0)).collect();
+        let sizes = (0..n)
+            .map(|v| (80.0 + (v % 7) as f32 * 20.0, 36.0))
+            .collect();
         let groups = (0..n).map(|v| v / 25).collect();
         (sizes, edges, groups)
     }

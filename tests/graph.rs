@@ -1,0 +1,289 @@
+//! The dependency graph: edges checked by hand against each fixture's `configuration` and
+//! `prior_state`, blast radius sets, and the fallback to state edges.
+
+mod common;
+
+use planlens::graph::{DepGraph, EdgeKind, EdgeSource};
+use planlens::load_plan;
+
+fn real(name: &str) -> Option<DepGraph> {
+    let dir = common::real_fixtures_dir()?;
+    let bytes = std::fs::read(dir.join(name)).expect("read fixture");
+    let doc = load_plan(bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    Some(DepGraph::build(&doc))
+}
+
+/// Every edge as `from -> to (kind)`, sorted.
+fn edges(g: &DepGraph) -> Vec<String> {
+    let mut out: Vec<String> = g
+        .graph
+        .edge_indices()
+        .map(|e| {
+            let (a, b) = g.graph.edge_endpoints(e).unwrap();
+            format!(
+                "{} -> {} ({})",
+                g.graph[a].address,
+                g.graph[b].address,
+                g.graph[e].key()
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn has(g: &DepGraph, from: &str, to: &str, kind: EdgeKind) -> bool {
+    let (Some(a), Some(b)) = (g.find(from), g.find(to)) else {
+        return false;
+    };
+    g.graph.find_edge(a, b).is_some_and(|e| g.graph[e] == kind)
+}
+
+fn addresses(g: &DepGraph, nodes: &[petgraph::graph::NodeIndex]) -> Vec<String> {
+    let mut out: Vec<String> = nodes.iter().map(|&n| g.graph[n].address.clone()).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_module_calls_depends_on_reaches_every_resource_inside_the_module() {
+    // module "foo" { depends_on = [null_resource.bar] }; the resources inside only read inputs
+    // that the call does not set, so depends_on is all there is.
+    let Some(g) = real("terraform-json__013_module_depends_on.json") else {
+        return;
+    };
+    assert_eq!(g.source, EdgeSource::Configuration);
+    assert_eq!(
+        edges(&g),
+        [
+            "null_resource.bar -> module.foo.data.null_data_source.data (depends_on)",
+            "null_resource.bar -> module.foo.null_resource.resource (depends_on)",
+        ]
+    );
+    let bar = g.find("null_resource.bar").unwrap();
+    assert_eq!(
+        addresses(&g, &g.dependents(&[bar])),
+        [
+            "module.foo.data.null_data_source.data",
+            "module.foo.null_resource.resource"
+        ]
+    );
+}
+
+#[test]
+fn a_resources_depends_on_is_one_edge_and_the_replace_ripples_nowhere() {
+    // null_resource.bar { depends_on = [null_resource.foo] }; prior_state says the same, and the
+    // edge keeps the configuration's kind.
+    let Some(g) = real("terraform-json__config_resource_depends_on.json") else {
+        return;
+    };
+    assert_eq!(
+        edges(&g),
+        ["null_resource.foo -> null_resource.bar (depends_on)"]
+    );
+    let foo = g.find("null_resource.foo").unwrap();
+    let bar = g.find("null_resource.bar").unwrap();
+    assert_eq!(addresses(&g, &g.dependents(&[foo])), ["null_resource.bar"]);
+    assert_eq!(
+        addresses(&g, &g.dependencies(&[bar])),
+        ["null_resource.foo"]
+    );
+    // bar is the replace; nothing depends on it.
+    assert_eq!(g.destructive(), vec![bar]);
+    assert!(g.dependents(&g.destructive()).is_empty());
+}
+
+#[test]
+fn module_inputs_without_references_give_no_edges() {
+    // Both modules' resources read var.test_var, set to a constant or defaulted: no dependencies.
+    let Some(g) = real("terraform__showjson_modules.json") else {
+        return;
+    };
+    assert_eq!(g.graph.node_count(), 4);
+    assert!(edges(&g).is_empty(), "{:?}", edges(&g));
+    // Provider aliasing: ten resources in nested modules, none referring to another.
+    let Some(g) = real("terraform__showjson_provider_aliasing.json") else {
+        return;
+    };
+    assert_eq!(g.graph.node_count(), 10);
+    assert!(edges(&g).is_empty(), "{:?}", edges(&g));
+    assert_eq!(
+        g.module_instances.len(),
+        5,
+        "root, child, sibling, 2 grandchildren"
+    );
+}
+
+#[test]
+fn count_and_for_each_modules_keep_their_instances_apart() {
+    let Some(g) = real("terraform-compliance__module_count_for_each_tree.json") else {
+        return;
+    };
+    // Inside each module instance, aws_instance.ecr_repository reads data.aws_ami.ubuntu of the
+    // same instance only.
+    let data = "module.ecr_repository_with_count[1].data.aws_ami.ubuntu";
+    assert!(has(
+        &g,
+        data,
+        "module.ecr_repository_with_count[1].aws_instance.ecr_repository",
+        EdgeKind::Reference
+    ));
+    assert!(g.find(data).is_some());
+    assert!(!has(
+        &g,
+        data,
+        "module.ecr_repository_with_count[0].aws_instance.ecr_repository",
+        EdgeKind::Reference
+    ));
+    // aws_iam_role.test_iam_role refers to the whole module.ecr_repository_with_for: every
+    // output, so the repository behind output ecr_name in both for_each instances.
+    for key in ["repository_1", "repository_2"] {
+        for role in ["repository_1", "repository_2"] {
+            assert!(has(
+                &g,
+                &format!(
+                    "module.ecr_repository_with_for[\"{key}\"].aws_ecr_repository.ecr_repository"
+                ),
+                &format!("aws_iam_role.test_iam_role[\"{role}\"]"),
+                EdgeKind::Reference
+            ));
+        }
+    }
+    // 13 module instances × (data → instance) + 2 × 2 whole-module references.
+    assert_eq!(g.graph.edge_count(), 17, "{:#?}", edges(&g));
+}
+
+#[test]
+fn module_inputs_carry_references_from_the_caller() {
+    // module "sg" { for_each = local.names, vpc_id = data.aws_vpc.sandbox.id }, and the security
+    // group inside reads var.vpc_id.
+    let Some(g) = real("checkov__for_each_modules_tf1_9.json") else {
+        return;
+    };
+    for key in ["awful_example", "bad_example", "terrible_example"] {
+        assert!(has(
+            &g,
+            "data.aws_vpc.sandbox",
+            &format!("module.sg[\"{key}\"].aws_security_group.bad"),
+            EdgeKind::Reference
+        ));
+    }
+    assert!(has(
+        &g,
+        "data.aws_vpc.sandbox",
+        "data.aws_subnet.private",
+        EdgeKind::Reference
+    ));
+    // The data sources are only in prior_state, and still nodes.
+    let vpc = g.find("data.aws_vpc.sandbox").unwrap();
+    assert_eq!(g.graph[vpc].row, None);
+    assert_eq!(g.dependents(&[vpc]).len(), 4);
+}
+
+#[test]
+fn terraform_0_12_state_addresses_are_made_absolute() {
+    // 0.12 wrote child-module state addresses relative to the module and the index apart.
+    let Some(g) = real("infracost__terraform_v0_12_plan.json") else {
+        return;
+    };
+    assert!(has(
+        &g,
+        "module.db.aws_default_vpc.default",
+        "module.db.module.db_1.module.db_subnet_group.aws_db_subnet_group.this[0]",
+        EdgeKind::State
+    ));
+    assert!(has(
+        &g,
+        "module.db.module.db_1.module.db_instance.aws_iam_role.enhanced_monitoring[0]",
+        "module.db.module.db_1.module.db_instance.aws_iam_role_policy_attachment.enhanced_monitoring[0]",
+        EdgeKind::Reference
+    ));
+    assert!(g.find("aws_db_subnet_group.this").is_none());
+}
+
+#[test]
+fn the_blast_radius_of_destructive_changes_follows_the_edges() {
+    // The frequent alert's event rule is replaced (count index change); its target reads it.
+    let Some(g) = real("terraform-compliance__tf1_0_drift_and_deletes.json") else {
+        return;
+    };
+    let destructive = addresses(&g, &g.destructive());
+    assert_eq!(
+        destructive,
+        [
+            "aws_cloudwatch_event_rule.Metricos_custom_alert_schedule_frequent[0]",
+            "aws_cloudwatch_event_target.Metricos_custom_alert_event_target_frequent[0]",
+        ]
+    );
+    assert!(has(
+        &g,
+        "aws_iam_role.lambda_execution_role",
+        "aws_lambda_function.lambda",
+        EdgeKind::Reference
+    ));
+    let role = g.find("aws_iam_role.lambda_execution_role").unwrap();
+    let ripple = addresses(&g, &g.dependents(&[role]));
+    assert!(ripple.contains(&"aws_lambda_function.lambda".to_string()));
+    assert!(ripple.contains(
+        &"aws_cloudwatch_event_target.Metricos_custom_alert_event_target_frequent[0]".to_string()
+    ));
+}
+
+#[test]
+fn without_configuration_the_graph_uses_state_edges_and_survives_a_cycle() {
+    let doc = common::load_own("state-only-cycle.json");
+    let g = DepGraph::build(&doc);
+    assert_eq!(g.source, EdgeSource::StateOnly);
+    assert_eq!(
+        edges(&g),
+        [
+            "aws_route_table.a -> aws_vpc.main (state)",
+            "aws_subnet.a -> aws_route_table.a (state)",
+            "aws_vpc.main -> aws_subnet.a (state)",
+        ]
+    );
+    assert_eq!(
+        g.graph.node_count(),
+        4,
+        "the data source only in state is a node"
+    );
+    let vpc = g.find("aws_vpc.main").unwrap();
+    // Through the cycle, everything else depends on the VPC; the VPC is not its own dependent.
+    assert_eq!(
+        addresses(&g, &g.dependents(&[vpc])),
+        ["aws_route_table.a", "aws_subnet.a"]
+    );
+}
+
+#[test]
+fn every_real_plan_builds_a_graph_whose_edges_join_known_nodes() {
+    let Some(dir) = common::real_fixtures_dir() else {
+        return;
+    };
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".json") || name.starts_with("driftctl") {
+            continue;
+        }
+        let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
+        let g = DepGraph::build(&doc);
+        // Every row has its node, at the same index.
+        for (i, row) in doc.rows.iter().enumerate() {
+            let node = &g.graph[petgraph::graph::NodeIndex::new(i)];
+            assert_eq!(node.row, Some(i as u32), "{name}");
+            assert_eq!(node.address, doc.change(row).address, "{name}");
+        }
+        for e in g.graph.edge_indices() {
+            let (a, b) = g.graph.edge_endpoints(e).unwrap();
+            assert_ne!(a, b, "{name}: self-loop");
+        }
+        let json: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+        assert_eq!(
+            json["edges"].as_array().unwrap().len(),
+            g.graph.edge_count(),
+            "{name}"
+        );
+        assert!(g.to_dot().starts_with("digraph planlens {"), "{name}");
+    }
+}
