@@ -195,3 +195,213 @@ fn dot_id(text: &str) -> String {
     s.push('"');
     s
 }
+
+/// Escapes text for SVG/XML content and attribute values.
+fn xml(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '&' => s.push_str("&amp;"),
+            '"' => s.push_str("&quot;"),
+            '\'' => s.push_str("&#39;"),
+            // XML 1.0 cannot carry most control characters, even escaped.
+            c if c.is_control() && c != '\n' && c != '\t' => s.push('\u{fffd}'),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// Height of the legend strip at the top of an exported picture.
+pub const LEGEND_HEIGHT: f32 = 56.0;
+
+/// The current view as a standalone SVG document: title, legend, clusters, edges and nodes with
+/// their highlights. Text is escaped; nothing in it runs.
+pub fn view_to_svg(
+    g: &DepGraph,
+    view: &super::view::View,
+    highlight: &super::view::Highlight,
+    title: &str,
+) -> String {
+    use super::style::{colour, legend, node_prefix, node_style, segment_fill};
+    use super::view::ViewNodeKind;
+
+    let margin = 16.0;
+    let width = (view.layout.width + 2.0 * margin).max(720.0);
+    let height = view.layout.height + 2.0 * margin + LEGEND_HEIGHT;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n",
+        xml(title)
+    );
+    // Legend.
+    let _ = writeln!(
+        out,
+        "<g class=\"legend\"><text x=\"{margin}\" y=\"20\" font-weight=\"bold\">{}</text>",
+        xml(title)
+    );
+    let mut x = margin;
+    for (action, symbol, label) in legend() {
+        let s = node_style(action);
+        let _ = writeln!(
+            out,
+            "<rect x=\"{x}\" y=\"30\" width=\"22\" height=\"16\" rx=\"3\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/><text x=\"{}\" y=\"42\" font-size=\"10\" text-anchor=\"middle\" fill=\"{}\">{}</text><text x=\"{}\" y=\"42\" font-size=\"11\">{}</text>",
+            s.fill,
+            s.stroke,
+            s.border.min(2.0),
+            x + 11.0,
+            s.stroke,
+            xml(if symbol.is_empty() { "=" } else { symbol }),
+            x + 26.0,
+            xml(label),
+        );
+        x += 32.0 + label.chars().count() as f32 * 6.2;
+    }
+    for (mark, meaning) in super::style::MARKS {
+        let _ = writeln!(
+            out,
+            "<text x=\"{x}\" y=\"42\" font-size=\"11\">{mark} {meaning}</text>"
+        );
+        x += 24.0 + meaning.len() as f32 * 6.2;
+    }
+    out.push_str("</g>\n");
+    let _ = writeln!(
+        out,
+        "<g transform=\"translate({margin} {})\">",
+        margin + LEGEND_HEIGHT
+    );
+    for c in &view.clusters {
+        let r = &c.rect;
+        let _ = writeln!(
+            out,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"{}\" stroke=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{}\">{}</text>",
+            r.x,
+            r.y,
+            r.w,
+            r.h,
+            colour::CLUSTER_FILL,
+            colour::CLUSTER_STROKE,
+            r.x + 8.0,
+            r.y + 13.0,
+            colour::TEXT_FADED,
+            xml(&g.module_instances[c.module as usize].path),
+        );
+    }
+    for (i, line) in view.layout.edges.iter().enumerate() {
+        if line.len() < 2 {
+            continue;
+        }
+        let hot = highlight.hot_edges.get(i).copied().unwrap_or(false);
+        let points: Vec<String> = line.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let _ = writeln!(
+            out,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>",
+            points.join(" "),
+            if hot { colour::EDGE_HOT } else { colour::EDGE },
+            if hot { 2.0 } else { 1.0 },
+        );
+        // Arrowhead at the dependent's end.
+        let (x2, y2) = line[line.len() - 1];
+        let (x1, y1) = line[line.len() - 2];
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(0.001);
+        let (ux, uy) = (dx / len, dy / len);
+        let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
+        let _ = writeln!(
+            out,
+            "<polygon points=\"{x2:.1},{y2:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{}\"/>",
+            bx - uy * 4.0,
+            by + ux * 4.0,
+            bx + uy * 4.0,
+            by - ux * 4.0,
+            if hot { colour::EDGE_HOT } else { colour::EDGE },
+        );
+    }
+    for (i, (node, r)) in view.nodes.iter().zip(&view.layout.nodes).enumerate() {
+        let opacity = if node.context_only { 0.55 } else { 1.0 };
+        let ring = if highlight.selected == Some(i as u32) {
+            Some(colour::SELECTED)
+        } else if highlight.downstream.get(i).copied().unwrap_or(false) {
+            Some(colour::BLAST)
+        } else if highlight.upstream.get(i).copied().unwrap_or(false) {
+            Some(colour::UPSTREAM)
+        } else {
+            None
+        };
+        if let Some(ring) = ring {
+            let _ = writeln!(
+                out,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"none\" stroke=\"{ring}\" stroke-width=\"3\"/>",
+                r.x - 4.0,
+                r.y - 4.0,
+                r.w + 8.0,
+                r.h + 8.0
+            );
+        }
+        match &node.kind {
+            ViewNodeKind::Resource(n) => {
+                let dep = &g.graph[*n];
+                let s = node_style(dep.action);
+                let dash = if s.dash.is_empty() {
+                    String::new()
+                } else {
+                    let parts: Vec<String> = s.dash.iter().map(|d| d.to_string()).collect();
+                    format!(" stroke-dasharray=\"{}\"", parts.join(" "))
+                };
+                let _ = writeln!(
+                    out,
+                    "<g opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"{}\"><tspan font-weight=\"bold\" fill=\"{}\">{}</tspan> {}</text></g>",
+                    r.x,
+                    r.y,
+                    r.w,
+                    r.h,
+                    s.fill,
+                    s.stroke,
+                    s.border,
+                    r.x + 8.0,
+                    r.y + r.h / 2.0 + 4.0,
+                    colour::TEXT,
+                    s.stroke,
+                    xml(&node_prefix(dep.action, dep.is_import, dep.is_move, dep.is_drifted)),
+                    xml(&node.label),
+                );
+            }
+            ViewNodeKind::Module { mix, .. } => {
+                let stroke = if mix.is_destructive() { "#b42318" } else { "#475467" };
+                let border = if mix.is_destructive() { 3.0 } else { 1.5 };
+                let _ = writeln!(
+                    out,
+                    "<g opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"#eef1f6\" stroke=\"{stroke}\" stroke-width=\"{border}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\" fill=\"{}\">▸ {}</text>",
+                    r.x,
+                    r.y,
+                    r.w,
+                    r.h,
+                    r.x + 8.0,
+                    r.y + 16.0,
+                    colour::TEXT,
+                    xml(&node.label),
+                );
+                let mut sx = r.x + 8.0;
+                for (key, text) in mix.segments() {
+                    let w = text.chars().count() as f32 * 7.0 + 8.0;
+                    let _ = writeln!(
+                        out,
+                        "<rect x=\"{sx:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"15\" rx=\"3\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#ffffff\">{}</text>",
+                        r.y + 24.0,
+                        segment_fill(key),
+                        sx + 4.0,
+                        r.y + 35.5,
+                        xml(&text),
+                    );
+                    sx += w + 3.0;
+                }
+                out.push_str("</g>\n");
+            }
+        }
+    }
+    out.push_str("</g>\n</svg>\n");
+    out
+}

@@ -28,9 +28,9 @@ const COMPONENT_GAP: f32 = 48.0;
 /// Width : height the packing aims at, that of a typical screen.
 const TARGET_ASPECT: f32 = 1.6;
 
-/// Node visits plus edge visits that crossing reduction may spend on one component, summed
-/// over its sweeps: small components get every sweep, a 10k-node one only a few.
-const ORDER_WORK_BUDGET: usize = 4_000_000;
+/// Node plus edge visits (dummies included) that crossing reduction may spend on the whole
+/// graph, summed over its sweeps: a small graph gets every sweep, a 10k-node one a few.
+const ORDER_WORK_BUDGET: usize = 3_000_000;
 /// More sweeps than this rarely improve a barycenter ordering.
 const MAX_SWEEPS: usize = 24;
 /// A downward and an upward sweep, so even huge components see both directions.
@@ -39,8 +39,12 @@ const MIN_SWEEPS: usize = 2;
 const STALE_SWEEPS: usize = 4;
 /// Same idea as [`ORDER_WORK_BUDGET`], for the coordinate passes.
 const COORD_WORK_BUDGET: usize = 2_000_000;
-/// Passes of coordinate assignment on small components.
+/// Passes of coordinate assignment on small graphs.
 const MAX_COORD_PASSES: usize = 8;
+/// A downward and an upward pass.
+const MIN_COORD_PASSES: usize = 2;
+/// Rounds of adjacent swaps after each sweep; most knots come undone in the first two.
+const TRANSPOSE_ROUNDS: usize = 4;
 /// Dummy nodes a component may get per real node and edge. Dependency graphs have short edges,
 /// but a graph with many very long edges would otherwise grow millions of dummies; past this
 /// budget the longest edges are drawn as straight lines and ignored by the ordering.
@@ -156,18 +160,29 @@ pub fn layout(input: &LayoutInput) -> Layout {
         comp_links[c].push((local[u as usize], local[v as usize]));
     }
 
-    let mut drawn: Vec<Option<ComponentLayout>> = Vec::with_capacity(comp_nodes.len());
+    let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(comp_nodes.len());
     let mut isolated: Vec<u32> = Vec::new();
     for (nodes, links) in comp_nodes.iter().zip(&comp_links) {
         if links.is_empty() {
             isolated.push(nodes[0]);
-            drawn.push(None);
+            prepared.push(None);
             continue;
         }
         let sizes: Vec<(f32, f32)> = nodes.iter().map(|&v| sizes[v as usize]).collect();
         let groups: Vec<u32> = nodes.iter().map(|&v| group_of(v as usize)).collect();
-        drawn.push(Some(layout_component(&sizes, &groups, links)));
+        prepared.push(Some(Prepared::new(sizes, &groups, links)));
     }
+    // One budget for the whole graph, so a plan of many small components costs no more than
+    // one large component, and either way the browser stays responsive.
+    let work: usize = prepared.iter().flatten().map(|p| p.graph.work()).sum();
+    let effort = Effort {
+        sweeps: (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS),
+        passes: (COORD_WORK_BUDGET / work.max(1)).clamp(MIN_COORD_PASSES, MAX_COORD_PASSES),
+    };
+    let drawn: Vec<Option<ComponentLayout>> = prepared
+        .into_iter()
+        .map(|p| p.map(|p| p.finish(effort)))
+        .collect();
 
     // Largest first so the big drawings set the rows and the small ones fill in after them.
     let mut packed: Vec<u32> = (0..drawn.len() as u32)
@@ -366,95 +381,130 @@ struct ComponentLayout {
     crossings: u64,
 }
 
-/// Draws one weakly connected component whose links are local node indices.
-fn layout_component(sizes: &[(f32, f32)], groups: &[u32], links: &[(u32, u32)]) -> ComponentLayout {
-    let n = sizes.len();
-    let reversed = break_cycles(n, links);
-    // A cycle u→v→u becomes two copies of one edge once reversed; draw it once.
-    let mut oriented: Vec<(u32, u32, u32)> = links
-        .iter()
-        .zip(&reversed)
-        .enumerate()
-        .map(|(li, (&(u, v), &r))| {
-            if r {
-                (v, u, li as u32)
-            } else {
-                (u, v, li as u32)
-            }
-        })
-        .collect();
-    oriented.sort_unstable();
-    let mut dag: Vec<(u32, u32)> = Vec::new();
-    let mut link_dag = vec![(0u32, false); links.len()];
-    for &(u, v, li) in &oriented {
-        if dag.last() != Some(&(u, v)) {
-            dag.push((u, v));
-        }
-        link_dag[li as usize] = (dag.len() as u32 - 1, reversed[li as usize]);
-    }
+/// How much work ordering and placement may do per component.
+#[derive(Clone, Copy)]
+struct Effort {
+    /// Barycenter sweeps at most (each followed by a transpose round).
+    sweeps: usize,
+    /// Coordinate passes before the final two-sided one.
+    passes: usize,
+}
 
-    let layer_of = assign_layers(n, &dag);
-    let graph = Layered::build(sizes, groups, &layer_of, &dag);
-    let (order, crossings) = order_layers(&graph);
-    let x = assign_x(&graph, &order);
+/// A component made acyclic, layered and split into unit-length edges, ready to be ordered.
+struct Prepared {
+    /// Box size of each node, in component order.
+    sizes: Vec<(f32, f32)>,
+    /// For each link of the component: its acyclic edge and whether that edge points the other way.
+    link_dag: Vec<(u32, bool)>,
+    graph: Layered,
+}
 
-    // Each layer is as tall as its tallest box; boxes are centred in it so edges leave and
-    // enter at similar heights.
-    let mut layer_h = vec![0.0f32; graph.layer_count];
-    for (v, &(_, h)) in sizes.iter().enumerate() {
-        let l = layer_of[v] as usize;
-        layer_h[l] = layer_h[l].max(h);
-    }
-    let mut layer_top = Vec::with_capacity(graph.layer_count);
-    let mut y = 0.0f32;
-    for &h in &layer_h {
-        layer_top.push(y);
-        y += h + LAYER_GAP;
-    }
-    let height = (y - LAYER_GAP).max(0.0);
-
-    let rects: Vec<Rect> = sizes
-        .iter()
-        .enumerate()
-        .map(|(v, &(w, h))| {
-            let l = layer_of[v] as usize;
-            Rect {
-                x: (x[v] - f64::from(w) / 2.0) as f32,
-                y: layer_top[l] + (layer_h[l] - h) / 2.0,
-                w,
-                h,
-            }
-        })
-        .collect();
-    // A long edge runs vertically through each layer it crosses, in the slot its dummy holds.
-    let bends: Vec<Vec<(f32, f32)>> = graph
-        .chains
-        .iter()
-        .map(|&(first, count)| {
-            let mut points = Vec::with_capacity(2 * count as usize);
-            for d in first..first + count {
-                let l = graph.layer_of[d as usize] as usize;
-                let dx = x[d as usize] as f32;
-                points.push((dx, layer_top[l]));
-                if layer_h[l] > 0.0 {
-                    points.push((dx, layer_top[l] + layer_h[l]));
+impl Prepared {
+    /// Prepares one weakly connected component whose links are local node indices.
+    fn new(sizes: Vec<(f32, f32)>, groups: &[u32], links: &[(u32, u32)]) -> Self {
+        let n = sizes.len();
+        let reversed = break_cycles(n, links);
+        // A cycle u→v→u becomes two copies of one edge once reversed; draw it once.
+        let mut oriented: Vec<(u32, u32, u32)> = links
+            .iter()
+            .zip(&reversed)
+            .enumerate()
+            .map(|(li, (&(u, v), &r))| {
+                if r {
+                    (v, u, li as u32)
+                } else {
+                    (u, v, li as u32)
                 }
+            })
+            .collect();
+        oriented.sort_unstable();
+        let mut dag: Vec<(u32, u32)> = Vec::new();
+        let mut link_dag = vec![(0u32, false); links.len()];
+        for &(u, v, li) in &oriented {
+            if dag.last() != Some(&(u, v)) {
+                dag.push((u, v));
             }
-            points
-        })
-        .collect();
-    let width = (0..graph.layer_of.len())
-        .map(|v| (x[v] + graph.width[v] / 2.0) as f32)
-        .fold(0.0f32, f32::max);
+            link_dag[li as usize] = (dag.len() as u32 - 1, reversed[li as usize]);
+        }
 
-    ComponentLayout {
-        rects,
-        bends,
-        link_dag,
-        width,
-        height,
-        layers: graph.layer_count as u32,
-        crossings,
+        let layer_of = assign_layers(n, &dag);
+        let graph = Layered::build(&sizes, groups, &layer_of, &dag);
+        Prepared {
+            sizes,
+            link_dag,
+            graph,
+        }
+    }
+
+    /// Orders, places and routes the component, with its top-left corner at (0, 0).
+    fn finish(self, effort: Effort) -> ComponentLayout {
+        let Prepared {
+            sizes,
+            link_dag,
+            graph,
+        } = self;
+        let layer_of = &graph.layer_of;
+        let (order, crossings) = order_layers(&graph, effort.sweeps);
+        let x = assign_x(&graph, &order, effort.passes);
+
+        // Each layer is as tall as its tallest box; boxes are centred in it so edges leave and
+        // enter at similar heights.
+        let mut layer_h = vec![0.0f32; graph.layer_count];
+        for (v, &(_, h)) in sizes.iter().enumerate() {
+            let l = layer_of[v] as usize;
+            layer_h[l] = layer_h[l].max(h);
+        }
+        let mut layer_top = Vec::with_capacity(graph.layer_count);
+        let mut y = 0.0f32;
+        for &h in &layer_h {
+            layer_top.push(y);
+            y += h + LAYER_GAP;
+        }
+        let height = (y - LAYER_GAP).max(0.0);
+
+        let rects: Vec<Rect> = sizes
+            .iter()
+            .enumerate()
+            .map(|(v, &(w, h))| {
+                let l = layer_of[v] as usize;
+                Rect {
+                    x: (x[v] - f64::from(w) / 2.0) as f32,
+                    y: layer_top[l] + (layer_h[l] - h) / 2.0,
+                    w,
+                    h,
+                }
+            })
+            .collect();
+        // A long edge runs vertically through each layer it crosses, in the slot its dummy holds.
+        let bends: Vec<Vec<(f32, f32)>> = graph
+            .chains
+            .iter()
+            .map(|&(first, count)| {
+                let mut points = Vec::with_capacity(2 * count as usize);
+                for d in first..first + count {
+                    let l = graph.layer_of[d as usize] as usize;
+                    let dx = x[d as usize] as f32;
+                    points.push((dx, layer_top[l]));
+                    if layer_h[l] > 0.0 {
+                        points.push((dx, layer_top[l] + layer_h[l]));
+                    }
+                }
+                points
+            })
+            .collect();
+        let width = (0..graph.layer_of.len())
+            .map(|v| (x[v] + graph.width[v] / 2.0) as f32)
+            .fold(0.0f32, f32::max);
+
+        ComponentLayout {
+            rects,
+            bends,
+            link_dag,
+            width,
+            height,
+            layers: graph.layer_count as u32,
+            crossings,
+        }
     }
 }
 
@@ -680,6 +730,11 @@ impl Layered {
         }
     }
 
+    /// Node plus edge count: what one sweep or pass costs.
+    fn work(&self) -> usize {
+        self.layer_of.len() + self.down.adj.len()
+    }
+
     fn is_dummy(&self, v: u32) -> bool {
         v as usize >= self.real
     }
@@ -717,11 +772,15 @@ struct Scratch {
     previous: Vec<u32>,
     south: Vec<u32>,
     tree: Vec<u32>,
+    /// Sorted neighbour positions of each slot of a layer, for [`transpose`].
+    neighbour_pos: Vec<u32>,
+    /// Per slot: where its neighbours above, then below, start in `neighbour_pos`, and the end.
+    spans: Vec<(u32, u32, u32)>,
 }
 
 /// Orders the nodes of each layer to reduce crossings: barycenter sweeps, alternately downward
 /// and upward, keeping the best order seen. Returns the layers in order and their crossings.
-fn order_layers(g: &Layered) -> (Vec<Vec<u32>>, u64) {
+fn order_layers(g: &Layered, sweeps: usize) -> (Vec<Vec<u32>>, u64) {
     let total = g.layer_of.len();
     let mut layers: Vec<Vec<u32>> = vec![Vec::new(); g.layer_count];
     for v in 0..total as u32 {
@@ -744,8 +803,6 @@ fn order_layers(g: &Layered) -> (Vec<Vec<u32>>, u64) {
     };
     let mut best = count_crossings(g, &layers, &pos, &mut s);
     let mut best_layers = layers.clone();
-    let work = total + g.down.adj.len();
-    let sweeps = (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS);
     let mut stale = 0;
     for sweep in 0..sweeps {
         if best == 0 {
@@ -773,6 +830,15 @@ fn order_layers(g: &Layered) -> (Vec<Vec<u32>>, u64) {
                 break;
             }
         }
+    }
+    if best > 0 {
+        for layer in &best_layers {
+            for (i, &v) in layer.iter().enumerate() {
+                pos[v as usize] = i as u32;
+            }
+        }
+        transpose(g, &mut best_layers, &mut pos, &mut s);
+        best = count_crossings(g, &best_layers, &pos, &mut s);
     }
     (best_layers, best)
 }
@@ -840,6 +906,80 @@ fn reorder(
     }
 }
 
+/// Swaps neighbours in a layer while that removes crossings (Gansner et al.'s "transpose"):
+/// barycenters place nodes well on average but leave local knots, which this unties. A swap
+/// never splits a block: both nodes are of one block, or each is alone in its block there.
+fn transpose(g: &Layered, layers: &mut [Vec<u32>], pos: &mut [u32], s: &mut Scratch) {
+    for _ in 0..TRANSPOSE_ROUNDS {
+        let mut improved = false;
+        for layer in layers.iter_mut() {
+            if layer.len() < 2 {
+                continue;
+            }
+            // Neighbours live in other layers, so their positions hold while this one changes.
+            s.neighbour_pos.clear();
+            s.spans.clear();
+            for &v in layer.iter() {
+                let above = s.neighbour_pos.len();
+                s.neighbour_pos
+                    .extend(g.up.of(v).iter().map(|&u| pos[u as usize]));
+                s.neighbour_pos[above..].sort_unstable();
+                let below = s.neighbour_pos.len();
+                s.neighbour_pos
+                    .extend(g.down.of(v).iter().map(|&u| pos[u as usize]));
+                s.neighbour_pos[below..].sort_unstable();
+                let end = s.neighbour_pos.len();
+                s.spans.push((above as u32, below as u32, end as u32));
+            }
+            for i in 0..layer.len() - 1 {
+                let (v, w) = (layer[i], layer[i + 1]);
+                let (bv, bw) = (g.block[v as usize], g.block[w as usize]);
+                let alone_v = i == 0 || g.block[layer[i - 1] as usize] != bv;
+                let alone_w = i + 2 >= layer.len() || g.block[layer[i + 2] as usize] != bw;
+                if bv != bw && !(alone_v && alone_w) {
+                    continue;
+                }
+                let np = &s.neighbour_pos;
+                let (a, b) = (s.spans[i], s.spans[i + 1]);
+                let (up_v, down_v) = (
+                    &np[a.0 as usize..a.1 as usize],
+                    &np[a.1 as usize..a.2 as usize],
+                );
+                let (up_w, down_w) = (
+                    &np[b.0 as usize..b.1 as usize],
+                    &np[b.1 as usize..b.2 as usize],
+                );
+                let now = pair_crossings(up_v, up_w) + pair_crossings(down_v, down_w);
+                let swapped = pair_crossings(up_w, up_v) + pair_crossings(down_w, down_v);
+                if swapped < now {
+                    layer.swap(i, i + 1);
+                    s.spans.swap(i, i + 1);
+                    pos[v as usize] = i as u32 + 1;
+                    pos[w as usize] = i as u32;
+                    improved = true;
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+}
+
+/// Crossings among the edges of two nodes side by side, the first on the left, given the sorted
+/// positions of their neighbours in one adjacent layer.
+fn pair_crossings(left: &[u32], right: &[u32]) -> u64 {
+    let mut below = 0;
+    let mut crossings = 0;
+    for &p in left {
+        while below < right.len() && right[below] < p {
+            below += 1;
+        }
+        crossings += below as u64;
+    }
+    crossings
+}
+
 /// Crossings between all pairs of adjacent layers.
 fn count_crossings(g: &Layered, layers: &[Vec<u32>], pos: &[u32], s: &mut Scratch) -> u64 {
     layers
@@ -882,7 +1022,7 @@ fn count_between(upper: &[u32], lower_len: usize, down: &Csr, pos: &[u32], s: &m
 /// Centre x of every node (dummies included). Layers start packed to the left; then passes
 /// alternately downward and upward move each layer towards its neighbours in the layer just
 /// placed, and a last pass looks both ways.
-fn assign_x(g: &Layered, layers: &[Vec<u32>]) -> Vec<f64> {
+fn assign_x(g: &Layered, layers: &[Vec<u32>], passes: usize) -> Vec<f64> {
     let total = g.layer_of.len();
     let mut x = vec![0.0f64; total];
     for layer in layers {
@@ -896,8 +1036,6 @@ fn assign_x(g: &Layered, layers: &[Vec<u32>]) -> Vec<f64> {
             x[v as usize] = cur;
         }
     }
-    let work = total + g.down.adj.len();
-    let passes = (COORD_WORK_BUDGET / work.max(1)).clamp(2, MAX_COORD_PASSES);
     let mut pav = Vec::new();
     for pass in 0..passes {
         if pass % 2 == 0 {

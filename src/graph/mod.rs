@@ -9,8 +9,9 @@
 mod build;
 pub mod config;
 pub mod export;
-// pub mod layout;
-// pub mod view;
+pub mod layout;
+pub mod style;
+pub mod view;
 
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};

@@ -365,6 +365,113 @@ impl DepGraph {
     }
 }
 
+/// What to light up in a view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HighlightOptions {
+    /// The selected resource.
+    pub selected: Option<NodeIndex>,
+    /// Also show what the selection depends on.
+    pub upstream: bool,
+    /// Show the blast radius of every destructive change at once.
+    pub destructive: bool,
+}
+
+/// Which boxes and edges of a view are lit, and the counts to print beside them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Highlight {
+    /// The selected box.
+    pub selected: Option<u32>,
+    /// Per box: in the blast radius (depends on the selection or on a destructive change).
+    pub downstream: Vec<bool>,
+    /// Per box: the selection depends on it.
+    pub upstream: Vec<bool>,
+    /// Per view edge: on a lit path.
+    pub hot_edges: Vec<bool>,
+    /// Resources that depend on the selection, transitively.
+    pub dependents: usize,
+    /// Resources the selection depends on, transitively.
+    pub dependencies: usize,
+    /// Destructive changes, when their blast radius is shown.
+    pub destructive: usize,
+    /// Resources depending on any destructive change (the changes themselves not counted).
+    pub destructive_dependents: usize,
+}
+
+impl View {
+    /// Lights the blast radius of the selection (and of every destructive change, if asked) and,
+    /// if asked, what the selection depends on.
+    pub fn highlight(&self, g: &DepGraph, options: &HighlightOptions) -> Highlight {
+        let boxes = self.nodes.len();
+        let mut h = Highlight {
+            selected: options.selected.and_then(|n| self.node_of.get(n.index()).copied().flatten()),
+            downstream: vec![false; boxes],
+            upstream: vec![false; boxes],
+            hot_edges: vec![false; self.edges.len()],
+            ..Highlight::default()
+        };
+        // Sources of lit paths: the selection and the destructive changes.
+        let mut sources = vec![false; boxes];
+        let light = |nodes: &[NodeIndex], into: &mut Vec<bool>| {
+            for n in nodes {
+                if let Some(b) = self.node_of[n.index()] {
+                    into[b as usize] = true;
+                }
+            }
+        };
+        if let Some(selected) = options.selected {
+            let down = g.dependents(&[selected]);
+            h.dependents = down.len();
+            light(&down, &mut h.downstream);
+            light(&[selected], &mut sources);
+            if options.upstream {
+                let up = g.dependencies(&[selected]);
+                h.dependencies = up.len();
+                light(&up, &mut h.upstream);
+            }
+        }
+        if options.destructive {
+            let destructive = g.destructive();
+            let down = g.dependents(&destructive);
+            h.destructive = destructive.len();
+            h.destructive_dependents = down.len();
+            light(&down, &mut h.downstream);
+            light(&destructive, &mut sources);
+        }
+        for (i, &(a, b)) in self.edges.iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            let down = (sources[a] || h.downstream[a]) && h.downstream[b];
+            let up = h.upstream[a] && (h.upstream[b] || Some(b as u32) == h.selected);
+            h.hot_edges[i] = down || up;
+        }
+        h
+    }
+
+    /// The box at a point of the layout, if any.
+    pub fn hit(&self, x: f32, y: f32) -> Option<u32> {
+        self.layout
+            .nodes
+            .iter()
+            .position(|r| x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h)
+            .map(|i| i as u32)
+    }
+
+    /// The expanded module whose title strip is at a point, if any (innermost first).
+    pub fn hit_cluster(&self, x: f32, y: f32) -> Option<u32> {
+        self.clusters
+            .iter()
+            .rev()
+            .find(|c| {
+                let r = &c.rect;
+                x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + CLUSTER_TITLE
+            })
+            .map(|c| c.module)
+    }
+}
+
+/// Height of the strip at the top of a module cluster holding its name; clicking it collapses the
+/// module.
+pub const CLUSTER_TITLE: f32 = 16.0;
+
 fn union(a: &Rect, b: &Rect) -> Rect {
     let x = a.x.min(b.x);
     let y = a.y.min(b.y);

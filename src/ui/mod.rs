@@ -5,6 +5,7 @@
 //! they render and derive the rest.
 
 mod diff;
+mod graph;
 mod landing;
 mod list;
 mod open;
@@ -63,6 +64,8 @@ pub enum Status {
 pub enum Tab {
     /// The resource list and diff.
     Resources,
+    /// The dependency graph.
+    Graph,
     /// Output changes.
     Outputs,
     /// Check results.
@@ -73,6 +76,7 @@ impl Tab {
     fn key(self) -> &'static str {
         match self {
             Tab::Resources => "resources",
+            Tab::Graph => "graph",
             Tab::Outputs => "outputs",
             Tab::Checks => "checks",
         }
@@ -80,6 +84,7 @@ impl Tab {
 
     fn from_key(key: &str) -> Tab {
         match key {
+            "graph" => Tab::Graph,
             "outputs" => Tab::Outputs,
             "checks" => Tab::Checks,
             _ => Tab::Resources,
@@ -118,6 +123,8 @@ pub struct AppState {
     pub pending_address: RwSignal<Option<String>>,
     /// The list's entries for the current plan and filter.
     pub entries: Memo<Entries>,
+    /// The dependency graph and how it is shown.
+    pub graph: graph::GraphState,
 }
 
 impl AppState {
@@ -141,6 +148,7 @@ impl AppState {
             tab: RwSignal::new(Tab::Resources),
             pending_address: RwSignal::new(None),
             entries,
+            graph: graph::GraphState::new(loaded),
         }
     }
 
@@ -175,11 +183,13 @@ impl AppState {
         self.cursor.set(Some(rows[next]));
     }
 
-    /// Selects a row: its diff opens and its address goes into the URL.
+    /// Selects a row: its diff opens, the graph centres on it and its address goes into the URL.
     pub fn select(&self, row: Option<u32>) {
+        if row.is_some() {
+            self.graph.state_only.set(None);
+        }
         self.selected.set(row);
         self.cursor.set(row);
-        self.tab.set(Tab::Resources);
     }
 }
 
@@ -282,6 +292,7 @@ fn Tabs() -> impl IntoView {
     view! {
         <nav class="tabs" role="tablist">
             {tab_button(Tab::Resources, "Resources", None)}
+            {tab_button(Tab::Graph, "Graph", None)}
             {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || count(|l| l.outputs.len()))))}
             {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}
         </nav>
@@ -292,6 +303,7 @@ fn Tabs() -> impl IntoView {
                     <diff::DiffPanel />
                 </div>
             }.into_any(),
+            Tab::Graph => view! { <graph::GraphPanel /> }.into_any(),
             Tab::Outputs => view! { <panels::OutputsPanel /> }.into_any(),
             Tab::Checks => view! { <panels::ChecksPanel /> }.into_any(),
         }}
@@ -332,19 +344,24 @@ fn install_keyboard(state: AppState) {
                 state.tab.set(Tab::Resources);
                 list::focus_search();
             }
-            "j" | "ArrowDown" => {
+            "j" | "ArrowDown" | "k" | "ArrowUp" => {
                 ev.prevent_default();
-                state.tab.set(Tab::Resources);
-                state.move_cursor(1);
-            }
-            "k" | "ArrowUp" => {
-                ev.prevent_default();
-                state.tab.set(Tab::Resources);
-                state.move_cursor(-1);
+                let delta = if matches!(key.as_str(), "j" | "ArrowDown") { 1 } else { -1 };
+                // In the graph, j/k walk the resources in list order and select as they go.
+                if state.tab.get_untracked() == Tab::Graph {
+                    state.move_cursor(delta);
+                    state.select(state.cursor.get_untracked());
+                } else {
+                    state.tab.set(Tab::Resources);
+                    state.move_cursor(delta);
+                }
             }
             "Enter" => {
                 if let Some(c) = state.cursor.get_untracked() {
                     ev.prevent_default();
+                    if state.tab.get_untracked() != Tab::Graph {
+                        state.tab.set(Tab::Resources);
+                    }
                     state.select(Some(c));
                 }
             }

@@ -229,9 +229,10 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     }
     state.error.set(None);
     state.filter.set(ListFilter::default());
+    state.graph.reset();
     state.loaded.set(Some(Arc::new(loaded)));
     state.select(selected);
-    if selected.is_none() && pending.is_none() {
+    if selected.is_none() && pending.is_none() && state.tab.get_untracked() != Tab::Graph {
         state.tab.set(Tab::Resources);
     }
     measure_after_paint();
