@@ -287,3 +287,122 @@ fn every_real_plan_builds_a_graph_whose_edges_join_known_nodes() {
         assert!(g.to_dot().starts_with("digraph planlens {"), "{name}");
     }
 }
+
+#[test]
+fn the_blast_radius_of_a_replaced_vpc_reaches_through_a_module_input() {
+    let doc = common::load_own("blast_radius.json");
+    let g = DepGraph::build(&doc);
+    assert_eq!(
+        addresses(&g, &g.destructive()),
+        ["aws_s3_bucket.logs", "aws_vpc.main"]
+    );
+    assert_eq!(
+        addresses(&g, &g.dependents(&g.destructive())),
+        [
+            "aws_instance.app",
+            "aws_subnet.a[0]",
+            "aws_subnet.a[1]",
+            "module.dns.aws_route53_record.app"
+        ]
+    );
+    let record = g.find("module.dns.aws_route53_record.app").unwrap();
+    assert_eq!(
+        addresses(&g, &g.dependencies(&[record])),
+        [
+            "aws_instance.app",
+            "aws_subnet.a[0]",
+            "aws_subnet.a[1]",
+            "aws_vpc.main"
+        ]
+    );
+}
+
+#[test]
+fn a_collapsed_module_is_one_box_with_its_action_mix_and_keeps_its_edges() {
+    use planlens::graph::view::{HighlightOptions, ViewNodeKind, ViewOptions};
+    let doc = common::load_own("blast_radius.json");
+    let g = DepGraph::build(&doc);
+    // Small plans open fully expanded.
+    assert!(g.default_collapsed().is_empty());
+
+    let dns = g
+        .module_instances
+        .iter()
+        .position(|m| m.path == "module.dns")
+        .unwrap() as u32;
+    let view = g.view(&ViewOptions {
+        collapsed: [dns].into(),
+        show_unchanged: false,
+    });
+    // aws_iam_role.ci is unchanged and next to nothing that changes: folded away.
+    assert_eq!(view.hidden_unchanged, 1);
+    assert_eq!(view.nodes.len(), 6);
+    let module_box = view
+        .nodes
+        .iter()
+        .position(|n| matches!(n.kind, ViewNodeKind::Module { .. }))
+        .unwrap();
+    let ViewNodeKind::Module { mix, .. } = &view.nodes[module_box].kind else {
+        unreachable!()
+    };
+    assert_eq!(mix.create, 1);
+    assert_eq!(mix.segments(), [("create", "1 +".to_string())]);
+    let instance = view.node_of[g.find("aws_instance.app").unwrap().index()].unwrap();
+    assert!(view.edges.contains(&(instance, module_box as u32)));
+    // The unchanged instance is only there as a neighbour of changes.
+    assert!(view.nodes[instance as usize].context_only);
+
+    // Every box has its own place; dependencies sit above their dependents.
+    for (i, a) in view.layout.nodes.iter().enumerate() {
+        for b in &view.layout.nodes[i + 1..] {
+            let apart =
+                a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+            assert!(apart, "{a:?} overlaps {b:?}");
+        }
+    }
+    for &(from, to) in &view.edges {
+        assert!(view.layout.nodes[from as usize].y < view.layout.nodes[to as usize].y);
+    }
+
+    let lit = view.highlight(
+        &g,
+        &HighlightOptions {
+            selected: None,
+            upstream: false,
+            destructive: true,
+        },
+    );
+    assert_eq!((lit.destructive, lit.destructive_dependents), (2, 4));
+    assert!(
+        lit.downstream[module_box],
+        "the collapsed module is in the blast radius"
+    );
+    assert!(lit.hot_edges.iter().filter(|h| **h).count() >= 4);
+
+    // The full graph brings the unrelated role back.
+    let full = g.view(&ViewOptions {
+        collapsed: Default::default(),
+        show_unchanged: true,
+    });
+    assert_eq!(full.nodes.len(), 7);
+    assert_eq!(full.hidden_unchanged, 0);
+}
+
+#[test]
+fn the_svg_export_has_the_legend_and_escapes_addresses() {
+    use planlens::graph::export::view_to_svg;
+    use planlens::graph::view::{HighlightOptions, ViewOptions};
+    let doc = common::load_own("tricky_keys.json");
+    let g = DepGraph::build(&doc);
+    let view = g.view(&ViewOptions {
+        collapsed: Default::default(),
+        show_unchanged: true,
+    });
+    let lit = view.highlight(&g, &HighlightOptions::default());
+    let svg = view_to_svg(&g, &view, &lit, "tricky <keys>");
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.contains("<title>tricky &lt;keys&gt;</title>"));
+    assert!(svg.contains("replace (destroy, then create)"), "legend");
+    assert!(svg.contains("aws_s3_bucket.b[&quot;quote\\&quot;]inside&quot;]"));
+    assert!(!svg.contains("<keys>"));
+}

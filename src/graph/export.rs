@@ -365,12 +365,21 @@ pub fn view_to_svg(
                     r.y + r.h / 2.0 + 4.0,
                     colour::TEXT,
                     s.stroke,
-                    xml(&node_prefix(dep.action, dep.is_import, dep.is_move, dep.is_drifted)),
+                    xml(&node_prefix(
+                        dep.action,
+                        dep.is_import,
+                        dep.is_move,
+                        dep.is_drifted
+                    )),
                     xml(&node.label),
                 );
             }
             ViewNodeKind::Module { mix, .. } => {
-                let stroke = if mix.is_destructive() { "#b42318" } else { "#475467" };
+                let stroke = if mix.is_destructive() {
+                    "#b42318"
+                } else {
+                    "#475467"
+                };
                 let border = if mix.is_destructive() { 3.0 } else { 1.5 };
                 let _ = writeln!(
                     out,

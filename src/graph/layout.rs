@@ -179,9 +179,10 @@ pub fn layout(input: &LayoutInput) -> Layout {
         sweeps: (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS),
         passes: (COORD_WORK_BUDGET / work.max(1)).clamp(MIN_COORD_PASSES, MAX_COORD_PASSES),
     };
+    let mut scratch = Scratch::default();
     let drawn: Vec<Option<ComponentLayout>> = prepared
         .into_iter()
-        .map(|p| p.map(|p| p.finish(effort)))
+        .map(|p| p.map(|p| p.finish(effort, &mut scratch)))
         .collect();
 
     // Largest first so the big drawings set the rows and the small ones fill in after them.
@@ -239,7 +240,8 @@ pub fn layout(input: &LayoutInput) -> Layout {
         let (dag, reversed) = d.link_dag[link_local[li as usize] as usize];
         let from = out.nodes[u as usize];
         let to = out.nodes[v as usize];
-        let bends = &d.bends[dag as usize];
+        let (from_bend, bend_count) = d.bend_spans[dag as usize];
+        let bends = &d.bends[from_bend as usize..(from_bend + bend_count) as usize];
         let mut line = Vec::with_capacity(bends.len() + 2);
         line.push((from.x + from.w / 2.0, from.y + from.h));
         // Bends are stored top to bottom; a reversed edge climbs from its dependency below.
@@ -371,8 +373,11 @@ fn shelf_pack(
 struct ComponentLayout {
     /// Box of each node of the component, in component order.
     rects: Vec<Rect>,
-    /// Bend points of each acyclic edge, top to bottom (empty for edges spanning one layer).
-    bends: Vec<Vec<(f32, f32)>>,
+    /// Bend points of all acyclic edges, each edge's top to bottom.
+    bends: Vec<(f32, f32)>,
+    /// Per acyclic edge: where its bends start in `bends`, and how many (none for edges
+    /// spanning one layer).
+    bend_spans: Vec<(u32, u32)>,
     /// For each link of the component: its acyclic edge and whether that edge points the other way.
     link_dag: Vec<(u32, bool)>,
     width: f32,
@@ -437,15 +442,15 @@ impl Prepared {
     }
 
     /// Orders, places and routes the component, with its top-left corner at (0, 0).
-    fn finish(self, effort: Effort) -> ComponentLayout {
+    fn finish(self, effort: Effort, s: &mut Scratch) -> ComponentLayout {
         let Prepared {
             sizes,
             link_dag,
             graph,
         } = self;
         let layer_of = &graph.layer_of;
-        let (order, crossings) = order_layers(&graph, effort.sweeps);
-        let x = assign_x(&graph, &order, effort.passes);
+        let (order, crossings) = order_layers(&graph, effort.sweeps, s);
+        let x = assign_x(&graph, &order, effort.passes, &mut s.pools);
 
         // Each layer is as tall as its tallest box; boxes are centred in it so edges leave and
         // enter at similar heights.
@@ -476,22 +481,20 @@ impl Prepared {
             })
             .collect();
         // A long edge runs vertically through each layer it crosses, in the slot its dummy holds.
-        let bends: Vec<Vec<(f32, f32)>> = graph
-            .chains
-            .iter()
-            .map(|&(first, count)| {
-                let mut points = Vec::with_capacity(2 * count as usize);
-                for d in first..first + count {
-                    let l = graph.layer_of[d as usize] as usize;
-                    let dx = x[d as usize] as f32;
-                    points.push((dx, layer_top[l]));
-                    if layer_h[l] > 0.0 {
-                        points.push((dx, layer_top[l] + layer_h[l]));
-                    }
+        let mut bends = Vec::new();
+        let mut bend_spans = Vec::with_capacity(graph.chains.len());
+        for &(first, count) in &graph.chains {
+            let from = bends.len();
+            for d in first..first + count {
+                let l = graph.layer_of[d as usize] as usize;
+                let dx = x[d as usize] as f32;
+                bends.push((dx, layer_top[l]));
+                if layer_h[l] > 0.0 {
+                    bends.push((dx, layer_top[l] + layer_h[l]));
                 }
-                points
-            })
-            .collect();
+            }
+            bend_spans.push((from as u32, (bends.len() - from) as u32));
+        }
         let width = (0..graph.layer_of.len())
             .map(|v| (x[v] + graph.width[v] / 2.0) as f32)
             .fold(0.0f32, f32::max);
@@ -499,6 +502,7 @@ impl Prepared {
         ComponentLayout {
             rects,
             bends,
+            bend_spans,
             link_dag,
             width,
             height,
@@ -761,9 +765,11 @@ impl Layered {
     }
 }
 
-/// Buffers reused across layers, so a sweep allocates nothing.
+/// Buffers reused across layers and components, so ordering allocates next to nothing.
 #[derive(Default)]
 struct Scratch {
+    /// Position of each node within its layer.
+    pos: Vec<u32>,
     /// Sort keys: (block key, block, own barycenter, current position).
     keys: Vec<(f32, u32, f32, u32)>,
     bary: Vec<f32>,
@@ -776,53 +782,91 @@ struct Scratch {
     neighbour_pos: Vec<u32>,
     /// Per slot: where its neighbours above, then below, start in `neighbour_pos`, and the end.
     spans: Vec<(u32, u32, u32)>,
+    pools: Vec<Pool>,
+}
+
+/// The nodes of every layer, left to right, stored back to back.
+#[derive(Clone)]
+struct Order {
+    nodes: Vec<u32>,
+    /// Layer `l` is `nodes[start[l]..start[l + 1]]`.
+    start: Vec<usize>,
+}
+
+impl Order {
+    fn count(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn layer(&self, l: usize) -> &[u32] {
+        &self.nodes[self.start[l]..self.start[l + 1]]
+    }
+
+    fn layer_mut(&mut self, l: usize) -> &mut [u32] {
+        &mut self.nodes[self.start[l]..self.start[l + 1]]
+    }
+
+    fn layers(&self) -> impl DoubleEndedIterator<Item = &[u32]> {
+        (0..self.count()).map(|l| self.layer(l))
+    }
 }
 
 /// Orders the nodes of each layer to reduce crossings: barycenter sweeps, alternately downward
-/// and upward, keeping the best order seen. Returns the layers in order and their crossings.
-fn order_layers(g: &Layered, sweeps: usize) -> (Vec<Vec<u32>>, u64) {
+/// and upward, keeping the best order seen, then adjacent swaps on that. Returns the order and
+/// its crossings.
+fn order_layers(g: &Layered, sweeps: usize, s: &mut Scratch) -> (Order, u64) {
     let total = g.layer_of.len();
-    let mut layers: Vec<Vec<u32>> = vec![Vec::new(); g.layer_count];
-    for v in 0..total as u32 {
-        layers[g.layer_of[v as usize] as usize].push(v);
+    let mut start = vec![0usize; g.layer_count + 1];
+    for &l in &g.layer_of {
+        start[l as usize + 1] += 1;
     }
+    for l in 0..g.layer_count {
+        start[l + 1] += start[l];
+    }
+    let mut fill = start.clone();
+    let mut nodes = vec![0u32; total];
+    for (v, &l) in g.layer_of.iter().enumerate() {
+        nodes[fill[l as usize]] = v as u32;
+        fill[l as usize] += 1;
+    }
+    let mut order = Order { nodes, start };
     // Every order tried keeps blocks contiguous, the starting one included.
-    for layer in &mut layers {
-        layer.sort_by_key(|&v| (g.block[v as usize], v));
+    for l in 0..order.count() {
+        order
+            .layer_mut(l)
+            .sort_unstable_by_key(|&v| (g.block[v as usize], v));
     }
-    let mut pos = vec![0u32; total];
-    for layer in &layers {
-        for (i, &v) in layer.iter().enumerate() {
-            pos[v as usize] = i as u32;
-        }
+    s.pos.clear();
+    s.pos.resize(total, 0);
+    set_positions(&order, &mut s.pos);
+    // Entries are zero between uses (reorder resets what it touched).
+    if s.group_sum.len() < g.group_count {
+        s.group_sum.resize(g.group_count, 0.0);
+        s.group_count.resize(g.group_count, 0);
     }
-    let mut s = Scratch {
-        group_sum: vec![0.0; g.group_count],
-        group_count: vec![0; g.group_count],
-        ..Scratch::default()
-    };
-    let mut best = count_crossings(g, &layers, &pos, &mut s);
-    let mut best_layers = layers.clone();
+
+    let mut best = count_crossings(g, &order, s);
+    let mut best_order = order.clone();
     let mut stale = 0;
     for sweep in 0..sweeps {
         if best == 0 {
             break;
         }
         if sweep % 2 == 0 {
-            for l in 1..layers.len() {
-                let above = layers[l - 1].len();
-                reorder(g, &mut layers[l], &g.up, above, &mut pos, &mut s);
+            for l in 1..order.count() {
+                let above = order.layer(l - 1).len();
+                reorder(g, order.layer_mut(l), &g.up, above, s);
             }
         } else {
-            for l in (0..layers.len().saturating_sub(1)).rev() {
-                let below = layers[l + 1].len();
-                reorder(g, &mut layers[l], &g.down, below, &mut pos, &mut s);
+            for l in (0..order.count() - 1).rev() {
+                let below = order.layer(l + 1).len();
+                reorder(g, order.layer_mut(l), &g.down, below, s);
             }
         }
-        let crossings = count_crossings(g, &layers, &pos, &mut s);
+        let crossings = count_crossings(g, &order, s);
         if crossings < best {
             best = crossings;
-            best_layers.clone_from(&layers);
+            best_order.nodes.copy_from_slice(&order.nodes);
             stale = 0;
         } else {
             stale += 1;
@@ -832,27 +876,23 @@ fn order_layers(g: &Layered, sweeps: usize) -> (Vec<Vec<u32>>, u64) {
         }
     }
     if best > 0 {
-        for layer in &best_layers {
-            for (i, &v) in layer.iter().enumerate() {
-                pos[v as usize] = i as u32;
-            }
-        }
-        transpose(g, &mut best_layers, &mut pos, &mut s);
-        best = count_crossings(g, &best_layers, &pos, &mut s);
+        set_positions(&best_order, &mut s.pos);
+        best -= transpose(g, &mut best_order, s);
     }
-    (best_layers, best)
+    (best_order, best)
+}
+
+fn set_positions(order: &Order, pos: &mut [u32]) {
+    for layer in order.layers() {
+        for (i, &v) in layer.iter().enumerate() {
+            pos[v as usize] = i as u32;
+        }
+    }
 }
 
 /// Sorts one layer by the barycenter of each node's neighbours in the adjacent layer, blocks
 /// (modules) first by the mean barycenter of their members so each block stays contiguous.
-fn reorder(
-    g: &Layered,
-    layer: &mut [u32],
-    neighbours: &Csr,
-    adjacent_len: usize,
-    pos: &mut [u32],
-    s: &mut Scratch,
-) {
+fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize, s: &mut Scratch) {
     let len = layer.len();
     if len < 2 {
         return;
@@ -865,7 +905,7 @@ fn reorder(
         let bary = if ns.is_empty() {
             i as f32 * scale
         } else {
-            ns.iter().map(|&u| pos[u as usize] as f32).sum::<f32>() / ns.len() as f32
+            ns.iter().map(|&u| s.pos[u as usize] as f32).sum::<f32>() / ns.len() as f32
         };
         s.bary.push(bary);
         let b = g.block[v as usize] as usize;
@@ -902,17 +942,20 @@ fn reorder(
     for (i, key) in s.keys.iter().enumerate() {
         let v = s.previous[key.3 as usize];
         layer[i] = v;
-        pos[v as usize] = i as u32;
+        s.pos[v as usize] = i as u32;
     }
 }
 
 /// Swaps neighbours in a layer while that removes crossings (Gansner et al.'s "transpose"):
 /// barycenters place nodes well on average but leave local knots, which this unties. A swap
 /// never splits a block: both nodes are of one block, or each is alone in its block there.
-fn transpose(g: &Layered, layers: &mut [Vec<u32>], pos: &mut [u32], s: &mut Scratch) {
+/// Returns the crossings removed.
+fn transpose(g: &Layered, order: &mut Order, s: &mut Scratch) -> u64 {
+    let mut removed = 0;
     for _ in 0..TRANSPOSE_ROUNDS {
-        let mut improved = false;
-        for layer in layers.iter_mut() {
+        let before = removed;
+        for l in 0..order.count() {
+            let layer = order.layer_mut(l);
             if layer.len() < 2 {
                 continue;
             }
@@ -921,6 +964,7 @@ fn transpose(g: &Layered, layers: &mut [Vec<u32>], pos: &mut [u32], s: &mut Scra
             s.spans.clear();
             for &v in layer.iter() {
                 let above = s.neighbour_pos.len();
+                let pos = &s.pos;
                 s.neighbour_pos
                     .extend(g.up.of(v).iter().map(|&u| pos[u as usize]));
                 s.neighbour_pos[above..].sort_unstable();
@@ -954,16 +998,17 @@ fn transpose(g: &Layered, layers: &mut [Vec<u32>], pos: &mut [u32], s: &mut Scra
                 if swapped < now {
                     layer.swap(i, i + 1);
                     s.spans.swap(i, i + 1);
-                    pos[v as usize] = i as u32 + 1;
-                    pos[w as usize] = i as u32;
-                    improved = true;
+                    s.pos[v as usize] = i as u32 + 1;
+                    s.pos[w as usize] = i as u32;
+                    removed += now - swapped;
                 }
             }
         }
-        if !improved {
+        if removed == before {
             break;
         }
     }
+    removed
 }
 
 /// Crossings among the edges of two nodes side by side, the first on the left, given the sorted
@@ -981,20 +1026,20 @@ fn pair_crossings(left: &[u32], right: &[u32]) -> u64 {
 }
 
 /// Crossings between all pairs of adjacent layers.
-fn count_crossings(g: &Layered, layers: &[Vec<u32>], pos: &[u32], s: &mut Scratch) -> u64 {
-    layers
-        .windows(2)
-        .map(|pair| count_between(&pair[0], pair[1].len(), &g.down, pos, s))
+fn count_crossings(g: &Layered, order: &Order, s: &mut Scratch) -> u64 {
+    (1..order.count())
+        .map(|l| count_between(order.layer(l - 1), order.layer(l).len(), &g.down, s))
         .sum()
 }
 
 /// Crossings between one layer and the next, with Barth, Jünger and Mutzel's accumulator tree:
 /// the edges in lexicographic (upper, lower) order cross exactly as often as the lower ends
 /// are out of order, counted in O(E log V).
-fn count_between(upper: &[u32], lower_len: usize, down: &Csr, pos: &[u32], s: &mut Scratch) -> u64 {
+fn count_between(upper: &[u32], lower_len: usize, down: &Csr, s: &mut Scratch) -> u64 {
     s.south.clear();
     for &u in upper {
         let from = s.south.len();
+        let pos = &s.pos;
         s.south.extend(down.of(u).iter().map(|&w| pos[w as usize]));
         s.south[from..].sort_unstable();
     }
@@ -1022,10 +1067,10 @@ fn count_between(upper: &[u32], lower_len: usize, down: &Csr, pos: &[u32], s: &m
 /// Centre x of every node (dummies included). Layers start packed to the left; then passes
 /// alternately downward and upward move each layer towards its neighbours in the layer just
 /// placed, and a last pass looks both ways.
-fn assign_x(g: &Layered, layers: &[Vec<u32>], passes: usize) -> Vec<f64> {
+fn assign_x(g: &Layered, order: &Order, passes: usize, pools: &mut Vec<Pool>) -> Vec<f64> {
     let total = g.layer_of.len();
     let mut x = vec![0.0f64; total];
-    for layer in layers {
+    for layer in order.layers() {
         let mut cur = 0.0;
         for (i, &v) in layer.iter().enumerate() {
             cur = if i == 0 {
@@ -1036,20 +1081,19 @@ fn assign_x(g: &Layered, layers: &[Vec<u32>], passes: usize) -> Vec<f64> {
             x[v as usize] = cur;
         }
     }
-    let mut pav = Vec::new();
     for pass in 0..passes {
         if pass % 2 == 0 {
-            for layer in layers.iter().skip(1) {
-                place_layer(g, layer, &[&g.up], &mut x, &mut pav);
+            for layer in order.layers().skip(1) {
+                place_layer(g, layer, &[&g.up], &mut x, pools);
             }
         } else {
-            for layer in layers.iter().rev().skip(1) {
-                place_layer(g, layer, &[&g.down], &mut x, &mut pav);
+            for layer in order.layers().rev().skip(1) {
+                place_layer(g, layer, &[&g.down], &mut x, pools);
             }
         }
     }
-    for layer in layers {
-        place_layer(g, layer, &[&g.up, &g.down], &mut x, &mut pav);
+    for layer in order.layers() {
+        place_layer(g, layer, &[&g.up, &g.down], &mut x, pools);
     }
     let left = (0..total)
         .map(|v| x[v] - g.width[v] / 2.0)

@@ -87,7 +87,13 @@ impl ActionMix {
 
     /// Number of resources counted.
     pub fn total(&self) -> u32 {
-        self.create + self.update + self.replace + self.delete + self.forget + self.read + self.no_op
+        self.create
+            + self.update
+            + self.replace
+            + self.delete
+            + self.forget
+            + self.read
+            + self.no_op
     }
 }
 
@@ -164,7 +170,12 @@ impl DepGraph {
         if visible.iter().filter(|v| v.is_some()).count() <= READABLE_NODES {
             return BTreeSet::new();
         }
-        let max_depth = self.module_instances.iter().map(|m| m.depth).max().unwrap_or(0);
+        let max_depth = self
+            .module_instances
+            .iter()
+            .map(|m| m.depth)
+            .max()
+            .unwrap_or(0);
         let at_or_below = |d: u32| -> BTreeSet<u32> {
             (0..self.module_instances.len() as u32)
                 .filter(|&m| self.module_instances[m as usize].depth >= d)
@@ -403,7 +414,9 @@ impl View {
     pub fn highlight(&self, g: &DepGraph, options: &HighlightOptions) -> Highlight {
         let boxes = self.nodes.len();
         let mut h = Highlight {
-            selected: options.selected.and_then(|n| self.node_of.get(n.index()).copied().flatten()),
+            selected: options
+                .selected
+                .and_then(|n| self.node_of.get(n.index()).copied().flatten()),
             downstream: vec![false; boxes],
             upstream: vec![false; boxes],
             hot_edges: vec![false; self.edges.len()],

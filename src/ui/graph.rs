@@ -332,7 +332,14 @@ pub fn GraphPanel() -> impl IntoView {
             let (Some(c), Some(cam)) = (canvas.get_untracked(), cam) else {
                 return;
             };
-            draw(&c, &g.0, &v.0, &hl, hits.as_deref().map(|h| h.as_slice()), cam);
+            draw(
+                &c,
+                &g.0,
+                &v.0,
+                &hl,
+                hits.as_deref().map(|h| h.as_slice()),
+                cam,
+            );
             if let Some(m) = minimap.get_untracked() {
                 draw_minimap(&m, &g.0, &v.0, &hl, cam, size());
             }
@@ -404,7 +411,13 @@ pub fn GraphPanel() -> impl IntoView {
             return;
         };
         let factor = (-ev.delta_y() * 0.0015).exp();
-        zoom_at(camera, cam, factor, f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+        zoom_at(
+            camera,
+            cam,
+            factor,
+            f64::from(ev.offset_x()),
+            f64::from(ev.offset_y()),
+        );
     };
     let fit = move || {
         let Some(v) = gs.view.get_untracked() else {
@@ -428,10 +441,22 @@ pub fn GraphPanel() -> impl IntoView {
         let step = 80.0 / cam.scale;
         let (w, h) = size();
         let moved = match ev.key().as_str() {
-            "ArrowLeft" => Some(Camera { x: cam.x - step, ..cam }),
-            "ArrowRight" => Some(Camera { x: cam.x + step, ..cam }),
-            "ArrowUp" => Some(Camera { y: cam.y - step, ..cam }),
-            "ArrowDown" => Some(Camera { y: cam.y + step, ..cam }),
+            "ArrowLeft" => Some(Camera {
+                x: cam.x - step,
+                ..cam
+            }),
+            "ArrowRight" => Some(Camera {
+                x: cam.x + step,
+                ..cam
+            }),
+            "ArrowUp" => Some(Camera {
+                y: cam.y - step,
+                ..cam
+            }),
+            "ArrowDown" => Some(Camera {
+                y: cam.y + step,
+                ..cam
+            }),
             "+" | "=" => {
                 zoom_at(camera, cam, 1.25, w / 2.0, h / 2.0);
                 None
@@ -488,12 +513,7 @@ pub fn GraphPanel() -> impl IntoView {
     };
 
     let toggle = move |sig: RwSignal<bool>| move |_| sig.update(|b| *b = !*b);
-    let show_unchanged = move || {
-        gs.options
-            .get()
-            .map(|o| o.show_unchanged)
-            .unwrap_or(false)
-    };
+    let show_unchanged = move || gs.options.get().map(|o| o.show_unchanged).unwrap_or(false);
 
     view! {
         <div class="graph-tab">
@@ -673,7 +693,11 @@ fn GraphStatus(highlight: Memo<Option<Arc<Highlight>>>) -> impl IntoView {
             parts.push(format!(
                 "{address}: {} {} on it",
                 h.dependents,
-                if h.dependents == 1 { "resource depends" } else { "resources depend" }
+                if h.dependents == 1 {
+                    "resource depends"
+                } else {
+                    "resources depend"
+                }
             ));
             if gs.upstream.get() {
                 parts.push(format!("it depends on {}", h.dependencies));
@@ -757,13 +781,23 @@ fn svg_for_export(state: AppState) -> Option<(String, String)> {
                 .state_only
                 .get_untracked()
                 .map(|n| NodeIndex::new(n as usize))
-                .or_else(|| state.selected.get_untracked().map(|r| NodeIndex::new(r as usize))),
+                .or_else(|| {
+                    state
+                        .selected
+                        .get_untracked()
+                        .map(|r| NodeIndex::new(r as usize))
+                }),
             upstream: gs.upstream.get_untracked(),
             destructive: gs.destructive.get_untracked(),
         },
     );
     let stem = name.trim_end_matches(".json").to_string();
-    let svg = view_to_svg(&g.0, &v.0, &highlight, &format!("{name} — dependency graph"));
+    let svg = view_to_svg(
+        &g.0,
+        &v.0,
+        &highlight,
+        &format!("{name} — dependency graph"),
+    );
     Some((svg, format!("{stem}-graph")))
 }
 
@@ -803,9 +837,15 @@ fn svg_to_png(svg: String, file_name: String) {
     );
     let image = img.clone();
     let onload = wasm_bindgen::closure::Closure::once_into_js(move || {
-        let (w, h) = (f64::from(image.natural_width()), f64::from(image.natural_height()));
+        let (w, h) = (
+            f64::from(image.natural_width()),
+            f64::from(image.natural_height()),
+        );
         // Browsers refuse canvases much over 16k px a side or ~250 M px.
-        let scale = 2.0f64.min(16000.0 / w.max(h)).min((2.0e8 / (w * h)).sqrt()).max(0.05);
+        let scale = 2.0f64
+            .min(16000.0 / w.max(h))
+            .min((2.0e8 / (w * h)).sqrt())
+            .max(0.05);
         let Ok(Some(c)) = document()
             .create_element("canvas")
             .map(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
@@ -822,11 +862,12 @@ fn svg_to_png(svg: String, file_name: String) {
             w * scale,
             h * scale,
         );
-        let done = wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
-            if let Some(blob) = blob {
-                download_blob(&blob, &file_name);
-            }
-        });
+        let done =
+            wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+                if let Some(blob) = blob {
+                    download_blob(&blob, &file_name);
+                }
+            });
         let _ = c.to_blob_with_type(done.unchecked_ref(), "image/png");
     });
     img.set_onload(Some(onload.unchecked_ref()));
@@ -870,7 +911,14 @@ fn draw(
     ctx.set_fill_style_str("#ffffff");
     ctx.fill_rect(0.0, 0.0, w, h);
     let s = cam.scale;
-    let _ = ctx.set_transform(dpr * s, 0.0, 0.0, dpr * s, -cam.x * s * dpr, -cam.y * s * dpr);
+    let _ = ctx.set_transform(
+        dpr * s,
+        0.0,
+        0.0,
+        dpr * s,
+        -cam.x * s * dpr,
+        -cam.y * s * dpr,
+    );
     // The visible part of the layout, in layout coordinates.
     let (x0, y0) = (cam.x as f32, cam.y as f32);
     let (x1, y1) = ((cam.x + w / s) as f32, (cam.y + h / s) as f32);
@@ -891,7 +939,11 @@ fn draw(
             ctx.set_fill_style_str(colour::TEXT_FADED);
             ctx.set_font("11px system-ui, sans-serif");
             let path = crate::model::text::visible(&g.module_instances[cl.module as usize].path);
-            let _ = ctx.fill_text(&format!("▾ {path}"), f64::from(r.x) + 8.0, f64::from(r.y) + 13.0);
+            let _ = ctx.fill_text(
+                &format!("▾ {path}"),
+                f64::from(r.x) + 8.0,
+                f64::from(r.y) + 13.0,
+            );
         }
     }
 
@@ -903,7 +955,12 @@ fn draw(
             if hl.hot_edges.get(i).copied().unwrap_or(false) != hot || line.len() < 2 {
                 continue;
             }
-            let Some(bb) = bounds(line.iter().map(|&(x, y)| Rect { x, y, w: 0.0, h: 0.0 })) else {
+            let Some(bb) = bounds(line.iter().map(|&(x, y)| Rect {
+                x,
+                y,
+                w: 0.0,
+                h: 0.0,
+            })) else {
                 continue;
             };
             if !in_view(&bb) {
@@ -932,7 +989,12 @@ fn draw(
         if !in_view(r) {
             continue;
         }
-        let (x, y, rw, rh) = (f64::from(r.x), f64::from(r.y), f64::from(r.w), f64::from(r.h));
+        let (x, y, rw, rh) = (
+            f64::from(r.x),
+            f64::from(r.y),
+            f64::from(r.w),
+            f64::from(r.h),
+        );
         let ring = if hl.selected == Some(i as u32) {
             Some(colour::SELECTED)
         } else if hl.downstream[i] {
@@ -973,7 +1035,8 @@ fn draw(
                     ctx.fill_rect(x, y, rw, rh);
                 }
                 if labels {
-                    let prefix = node_prefix(dep.action, dep.is_import, dep.is_move, dep.is_drifted);
+                    let prefix =
+                        node_prefix(dep.action, dep.is_import, dep.is_move, dep.is_drifted);
                     ctx.set_fill_style_str(st.stroke);
                     ctx.set_font("bold 12px system-ui, sans-serif");
                     let _ = ctx.fill_text(&prefix, x + 8.0, y + rh / 2.0 + 4.0);
@@ -1029,7 +1092,10 @@ fn arrow_head(ctx: &Ctx, line: &[(f32, f32)]) {
 
 /// Scale and offset that fit the whole layout into the minimap.
 fn minimap_scale(v: &View, mw: f64, mh: f64) -> (f64, f64, f64) {
-    let (lw, lh) = (f64::from(v.layout.width).max(1.0), f64::from(v.layout.height).max(1.0));
+    let (lw, lh) = (
+        f64::from(v.layout.width).max(1.0),
+        f64::from(v.layout.height).max(1.0),
+    );
     let s = ((mw - 8.0) / lw).min((mh - 8.0) / lh);
     (s, (mw - lw * s) / 2.0, (mh - lh * s) / 2.0)
 }

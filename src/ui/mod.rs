@@ -346,7 +346,11 @@ fn install_keyboard(state: AppState) {
             }
             "j" | "ArrowDown" | "k" | "ArrowUp" => {
                 ev.prevent_default();
-                let delta = if matches!(key.as_str(), "j" | "ArrowDown") { 1 } else { -1 };
+                let delta = if matches!(key.as_str(), "j" | "ArrowDown") {
+                    1
+                } else {
+                    -1
+                };
                 // In the graph, j/k walk the resources in list order and select as they go.
                 if state.tab.get_untracked() == Tab::Graph {
                     state.move_cursor(delta);
