@@ -117,5 +117,83 @@ fn warnings_go_to_stderr_and_do_not_fail() {
 fn wrong_usage_exits_64() {
     let (code, _, err) = planlens(&["frobnicate"]);
     assert_eq!(code, 64);
-    assert!(err.starts_with("usage: planlens summary"));
+    assert!(err.starts_with("usage:"), "{err}");
+    assert!(err.contains("planlens summary PLAN.json"), "{err}");
+    assert!(
+        err.contains("planlens graph PLAN.json [--format dot|json]"),
+        "{err}"
+    );
+    let (code, _, _) = planlens(&["graph", "samples/web-app-replace.json", "--format", "svg"]);
+    assert_eq!(code, 64, "unknown graph format");
+}
+
+#[test]
+fn graph_prints_dot_with_module_clusters_and_json_with_edges_from_dependency_to_dependent() {
+    let (code, dot, err) = planlens(&["graph", "tests/fixtures/blast_radius.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(dot.starts_with("digraph planlens {"), "{dot}");
+    assert!(dot.contains("label=\"module.dns\";"), "{dot}");
+    assert!(
+        dot.contains("\"aws_vpc.main\" -> \"aws_subnet.a[0]\";"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("\"aws_instance.app\" -> \"module.dns.aws_route53_record.app\";"),
+        "{dot}"
+    );
+
+    let (code, json, err) = planlens(&[
+        "graph",
+        "tests/fixtures/blast_radius.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["edges_from"], "configuration");
+    assert_eq!(v["nodes"].as_array().unwrap().len(), 7);
+    let record = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["address"] == "module.dns.aws_route53_record.app")
+        .unwrap();
+    assert_eq!(record["action"], "create");
+    assert_eq!(record["module"], "module.dns");
+    let vpc = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["address"] == "aws_vpc.main")
+        .unwrap();
+    assert_eq!(vpc["actions"], serde_json::json!(["delete", "create"]));
+    assert!(v["edges"].as_array().unwrap().contains(&serde_json::json!(
+        {"from": "aws_vpc.main", "to": "aws_subnet.a[1]", "kind": "reference"}
+    )));
+    assert_eq!(v["edges"].as_array().unwrap().len(), 5);
+
+    // Without configuration: state edges, and a warning on stderr.
+    let (code, json, err) = planlens(&[
+        "graph",
+        "--format",
+        "json",
+        "tests/fixtures/state-only-cycle.json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("edges come from the prior state's depends_on only"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["edges_from"], "state");
+    assert!(
+        v["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["kind"] == "state")
+    );
+
+    let (code, _, err) = planlens(&["graph", "tests/fixtures/state.json"]);
+    assert_eq!(code, 3, "{err}");
 }
