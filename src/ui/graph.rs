@@ -285,11 +285,7 @@ pub fn GraphPanel() -> impl IntoView {
         let (w, h) = size();
         let rects = v.0.layout.nodes.iter().zip(hit.iter()).filter(|(_, h)| **h);
         if let Some(r) = bounds(rects.map(|(r, _)| *r)) {
-            let fitted = Camera::fit(&r, w, h);
-            camera.set(Some(Camera {
-                scale: fitted.scale.min(1.2),
-                ..Camera::fit(&r, w, h)
-            }));
+            camera.set(Some(Camera::fit(&r, w, h)));
         }
     });
     // Selecting in the list (or by the URL) centres the graph on the resource.

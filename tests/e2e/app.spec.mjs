@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";
+import { gotoApp, chooseFile, openPlan } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
 const SAMPLES = join(REPO, "samples");
@@ -53,24 +54,6 @@ const SAMPLE_STEMS = readdirSync(SAMPLES)
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-async function gotoApp(page, hash = "") {
-  await page.goto(`/${hash}`);
-  // The header (with the file input) is rendered by the WebAssembly app once it has started.
-  await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
-}
-
-async function chooseFile(page, path) {
-  await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(path);
-}
-
-/** Opens a plan through the file input and waits until it is the open plan. */
-async function openPlan(page, path) {
-  await chooseFile(page, path);
-  await expect(page.locator(".topbar .doc-name")).toHaveText(basename(path));
-  await expect(page.getByTestId("plan-summary")).toBeVisible();
-  await expect(page.getByTestId("load-error")).toHaveCount(0);
-}
 
 async function dismissError(page) {
   const dismiss = page.locator(".load-error button[aria-label=Dismiss]");
