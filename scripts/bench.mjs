@@ -30,6 +30,8 @@ const READY_TIMEOUT = 180_000;
 const TARGET_10K_MS = 500;
 const TARGET_10K_RATIO = 2.5;
 const TARGET_50K_MS = 2500;
+// Issue 3: graph build + layout of the default view of the 10k plan.
+const TARGET_10K_GRAPH_MS = 300;
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -255,6 +257,81 @@ async function floorRun(browser, base, n, planPath) {
   }
 }
 
+// The Graph tab: opens the plan with the Graph tab showing, so the first frame of the graph is
+// timed from the file's change event; then pans and zooms (synthetic wheel events, one per frame)
+// and times frames, first in the default view, then with every module expanded and every resource
+// shown.
+async function graphRun(browser, base, planPath) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const page = await context.newPage();
+  watch(page, "graph");
+  const measures = (name) =>
+    page.evaluate((n) => performance.getEntriesByName(n, "measure").map((m) => m.duration), name);
+  const until = async (name, count) => {
+    for (let i = 0; i < 3600; i++) {
+      const got = await measures(name);
+      if (got.length >= count) return got;
+      await page.waitForTimeout(50);
+    }
+    throw new Error(`no ${name} measure`);
+  };
+  const frames = () =>
+    page.evaluate(async () => {
+      const c = document.querySelector("[data-testid=graph-canvas]");
+      const r = c.getBoundingClientRect();
+      const gaps = [];
+      await new Promise(requestAnimationFrame);
+      let last = performance.now();
+      for (let i = 0; i < 90; i++) {
+        c.dispatchEvent(new WheelEvent("wheel", {
+          deltaY: i % 30 < 15 ? -60 : 60, clientX: r.x + r.width * (0.3 + (i % 7) / 10), clientY: r.y + r.height / 2,
+          bubbles: true, cancelable: true,
+        }));
+        await new Promise(requestAnimationFrame);
+        const now = performance.now();
+        gaps.push(now - last);
+        last = now;
+      }
+      gaps.sort((a, b) => a - b);
+      return { median: gaps[gaps.length >> 1], p95: gaps[Math.floor(gaps.length * 0.95)] };
+    });
+  try {
+    await page.goto(base + "/#tab=graph", { waitUntil: "load" });
+    await page.locator("input[data-testid=plan-file]").waitFor({ state: "attached", timeout: 60_000 });
+    await page.setInputFiles("input[data-testid=plan-file]", planPath);
+    const [firstFrame] = await until("planlens:graph", 1);
+    const [build] = await until("planlens:graph-build", 1);
+    const [layout] = await until("planlens:graph-layout", 1);
+    const [open] = await until("planlens:open", 1);
+    const boxes = await page.getByTestId("graph-counts").innerText();
+    const defaultFrames = await frames();
+    await page.getByTestId("graph-expand-all").click();
+    await page.getByTestId("graph-full").check();
+    const layouts = await until("planlens:graph-layout", 3);
+    await page.getByTestId("graph-fit").click();
+    const fullFrames = await frames();
+    return {
+      firstFrame, build, layout, open, shown: Number((boxes.match(/showing (\d+) nodes/) || [])[1]),
+      fullLayout: layouts[layouts.length - 1], defaultFrames, fullFrames,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+// Native graph timings from examples/graph_bench.rs (release build).
+function nativeGraph(paths) {
+  return new Promise((ok) => {
+    const p = spawn("cargo", ["run", "--quiet", "--release", "--example", "graph_bench", "--", ...paths], {
+      cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.on("error", (e) => ok(`native graph benchmark failed to start: ${e.message}`));
+    p.on("exit", (code) => ok(code === 0 ? out.trimEnd() : `native graph benchmark exited with ${code}`));
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -304,7 +381,19 @@ async function main() {
           log(`${n}: floor run ${i + 1}/${RUNS} failed: ${e.message}`);
         }
       }
-      results.push({ n, bytes, runs, floors });
+      const graphs = [];
+      for (let i = 0; i < RUNS; i++) {
+        try {
+          const g = await graphRun(browser, base, plans[n]);
+          graphs.push(g);
+          log(`${n}: graph run ${i + 1}/${RUNS}: first frame ${ms(g.firstFrame)} ms after the file, build ${ms(g.build)} + layout ${ms(g.layout)} ms, ` +
+            `full layout ${ms(g.fullLayout)} ms, frames ${g.defaultFrames.median.toFixed(1)}/${g.fullFrames.median.toFixed(1)} ms`);
+        } catch (e) {
+          log(`${n}: graph run ${i + 1}/${RUNS} failed: ${e.message}`);
+          problems.set(`[bench] graph ${n}: ${e.message}`, (problems.get(`[bench] graph ${n}: ${e.message}`) || 0) + 1);
+        }
+      }
+      results.push({ n, bytes, runs, floors, graphs });
     }
   } finally {
     await browser.close();
@@ -354,6 +443,27 @@ async function main() {
     console.log(table(["resources", "JS heap MiB", "wasm memory MiB", "page load ms", "rows in DOM", "progress added"], mem));
   }
 
+  const graphRows = results.filter((r) => r.graphs && r.graphs.length).map(({ n, graphs }) => {
+    const f = (k) => ms(median(pick(graphs, k)));
+    const frame = (k, q) => median(graphs.map((g) => g[k][q])).toFixed(1);
+    return [n, `${graphs.length}/${RUNS}`, f("open"), f("firstFrame"), f("build"), f("layout"), median(pick(graphs, "shown")),
+      f("fullLayout"), frame("defaultFrames", "median"), frame("defaultFrames", "p95"), frame("fullFrames", "median"), frame("fullFrames", "p95")];
+  });
+  if (graphRows.length) {
+    console.log("\nGraph tab in the browser (medians; opened with the Graph tab showing)\n");
+    console.log(table(["resources", "ok", "open", "1st frame", "build", "layout", "boxes", "full layout", "frame med", "frame p95", "full frame med", "full frame p95"], graphRows));
+    console.log(`
+  1st frame   = open-start mark (file change event) → first graph frame drawn ("planlens:graph")
+  build       = dependency graph built from the parsed plan ("planlens:graph-build")
+  layout      = default view folded and laid out ("planlens:graph-layout"), boxes = nodes it shows
+  full layout = every module expanded and every resource shown
+  frame       = time between animation frames while zooming with the wheel (one event per frame), default
+                view / full view fitted to the screen; ≈16.7 ms means display rate`);
+  }
+  const existingPlans = SIZES.map((n) => join(DATA, `plan-${n}.json`)).filter((p) => existsSync(p));
+  console.log("\nGraph, native (cargo run --release --example graph_bench)\n");
+  console.log(await nativeGraph(existingPlans));
+
   console.log("\nWebAssembly size\n");
   console.log(table(["file", "raw KiB", "gzip -9 KiB", "brotli KiB"], wasmFiles.map((f) => {
     const buf = wasmBytes[f];
@@ -381,6 +491,12 @@ async function main() {
     targets.push(["50k progress shown", `${r50.runs.filter((r) => r.progressPainted).length}/${r50.runs.length} runs painted, ` +
       `${r50.runs.filter((r) => r.progressAdded).length}/${r50.runs.length} added`, shown ? "OK" : "MISS"]);
   } else targets.push(["50k targets", "50000 not in --sizes", "—"]);
+  if (r10 && r10.graphs && r10.graphs.length) {
+    const g = median(r10.graphs.map((x) => x.build + x.layout));
+    targets.push([`10k graph build + default layout ≤ ${TARGET_10K_GRAPH_MS} ms`, `${ms(g)} ms`, g <= TARGET_10K_GRAPH_MS ? "OK" : "MISS"]);
+    const f = median(r10.graphs.map((x) => x.defaultFrames.p95));
+    targets.push(["10k pan/zoom at display rate (p95 frame ≤ 20 ms)", `${f.toFixed(1)} ms`, f <= 20 ? "OK" : "MISS"]);
+  }
   console.log(table(["target", "measured", ""], targets));
 
   if (problems.size) {

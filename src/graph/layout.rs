@@ -1099,7 +1099,10 @@ fn assign_x(g: &Layered, order: &Order, passes: usize, pools: &mut Vec<Pool>) ->
             x[v as usize] = cur;
         }
     }
-    for pass in 0..passes {
+    // One-sided passes carry an alignment through every layer in one go (looking both ways
+    // would only diffuse it a layer per pass); the last one-sided pass is downward, so
+    // dependents end up under their dependencies, and a final pass balances both sides.
+    for pass in 0..passes | 1 {
         if pass % 2 == 0 {
             for layer in order.layers().skip(1) {
                 place_layer(g, layer, &[&g.up], &mut x, pools);

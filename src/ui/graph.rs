@@ -66,7 +66,9 @@ impl GraphState {
             loaded.with(|l| {
                 let l = l.as_ref()?;
                 mark("planlens:graph-start");
-                Some(GraphRef(Arc::new(DepGraph::build(&l.doc))))
+                let g = DepGraph::build(&l.doc);
+                measure("planlens:graph-build", "planlens:graph-start");
+                Some(GraphRef(Arc::new(g)))
             })
         });
         let options: RwSignal<Option<ViewOptions>> = RwSignal::new(None);
@@ -76,8 +78,9 @@ impl GraphState {
                 collapsed: g.0.default_collapsed(),
                 show_unchanged: false,
             });
+            mark("planlens:layout-start");
             let view = g.0.view(&opts);
-            measure("planlens:graph-layout", "planlens:graph-start");
+            measure("planlens:graph-layout", "planlens:layout-start");
             Some(ViewRef(Arc::new(view)))
         });
         GraphState {
@@ -182,6 +185,21 @@ impl Camera {
         }
     }
 
+    /// The first view of a graph: all of it when it fits at a readable size, else its top
+    /// (where the dependencies everything else builds on are), centred, at a readable size.
+    fn first(r: &Rect, w: f64, h: f64) -> Camera {
+        let fit = Camera::fit(r, w, h);
+        if fit.scale >= READABLE_SCALE {
+            return fit;
+        }
+        let scale = READABLE_SCALE;
+        Camera {
+            x: f64::from(r.x) + f64::from(r.w) / 2.0 - w / 2.0 / scale,
+            y: f64::from(r.y) - 24.0 / scale,
+            scale,
+        }
+    }
+
     fn centre_on(&self, r: &Rect, w: f64, h: f64) -> Camera {
         let scale = self.scale.max(0.8);
         Camera {
@@ -260,23 +278,20 @@ pub fn GraphPanel() -> impl IntoView {
             .unwrap_or((800.0, 600.0))
     };
 
-    // A new view (new plan, folding changed) or a new search: frame what matters.
-    Effect::new(move |prev: Option<Option<ViewRef>>| {
+    // A new plan: frame it. (Folding keeps the camera where the user put it.)
+    Effect::new(move |prev: Option<Option<GraphRef>>| {
+        let g = gs.graph.get();
         let v = gs.view.get();
-        let new_view = prev.as_ref() != Some(&v);
-        let Some(v) = v else { return None };
-        let (w, h) = size();
-        if new_view {
-            // Keep the camera when the user folds or unfolds; frame everything on a new plan.
-            let cam = camera.get_untracked();
-            if cam.is_none() {
-                if let Some(all) = bounds(v.0.layout.nodes.iter().copied()) {
-                    camera.set(Some(Camera::fit(&all, w, h)));
-                }
+        let new_plan = prev.as_ref() != Some(&g) || camera.get_untracked().is_none();
+        if new_plan && let Some(v) = v {
+            let (w, h) = size();
+            if let Some(all) = bounds(v.0.layout.nodes.iter().copied()) {
+                camera.set(Some(Camera::first(&all, w, h)));
             }
         }
-        Some(v)
+        g
     });
+    // A search frames its matches.
     Effect::new(move |_| {
         let Some(hit) = matches.get() else { return };
         let Some(v) = gs.view.get_untracked() else {
@@ -887,6 +902,8 @@ fn prepare(c: &web_sys::HtmlCanvasElement) -> Option<(Ctx, f64, f64, f64)> {
     Some((ctx, w, h, dpr))
 }
 
+/// Zoom at which labels are comfortably readable; the first view never starts below it.
+const READABLE_SCALE: f64 = 0.75;
 /// Zoom below which labels are not drawn.
 const LABELS_FROM: f64 = 0.45;
 /// Zoom below which nodes are plain blocks and arrows are left out.
