@@ -51,6 +51,7 @@ struct Builder<'c, 'a> {
     resource_keys: HashMap<String, u32>,
     config_resources: HashMap<(u32, u32), &'c ConfigResource<'a>>,
     inherited: Vec<Option<Vec<Target>>>,
+    key_buffer: String,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
@@ -66,6 +67,7 @@ impl<'c, 'a> Builder<'c, 'a> {
             resource_keys: HashMap::new(),
             config_resources: HashMap::new(),
             inherited: Vec::new(),
+            key_buffer: String::new(),
         }
     }
 
@@ -87,6 +89,21 @@ impl<'c, 'a> Builder<'c, 'a> {
             .children
             .insert(name.to_string(), id);
         id
+    }
+
+    /// The interned key of `[data.]TYPE.NAME`, built in a reused buffer.
+    fn resource_key_of(&mut self, is_data: bool, kind: &str, name: &str) -> u32 {
+        let mut key = std::mem::take(&mut self.key_buffer);
+        key.clear();
+        if is_data {
+            key.push_str("data.");
+        }
+        key.push_str(kind);
+        key.push('.');
+        key.push_str(name);
+        let k = self.resource_key(&key);
+        self.key_buffer = key;
+        k
     }
 
     fn resource_key(&mut self, key: &str) -> u32 {
@@ -240,6 +257,15 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 }
 
+/// What a resource change says about where it sits, so its address need not be parsed.
+#[derive(Clone, Copy)]
+struct Known<'k> {
+    module: &'k str,
+    is_data: bool,
+    kind: &'k str,
+    name: &'k str,
+}
+
 /// Per-node facts the builder needs besides the [`Node`] itself.
 struct Placed {
     cfg_module: u32,
@@ -251,6 +277,8 @@ struct Nodes {
     graph: DiGraph<Node, EdgeKind, u32>,
     instances: Vec<ModuleInstance>,
     instance_ix: HashMap<String, u32>,
+    /// Per module instance, its configuration module.
+    instance_cfg: Vec<u32>,
     /// Module instance indices from the root down, per module instance.
     instance_ancestors: Vec<Vec<u32>>,
     /// Per node, where it sits in the configuration.
@@ -269,6 +297,7 @@ impl Nodes {
                 depth: 0,
             }],
             instance_ix: HashMap::from([(String::new(), 0)]),
+            instance_cfg: vec![0],
             instance_ancestors: vec![vec![0]],
             placed: Vec::with_capacity(capacity),
             address_ix: HashMap::with_capacity(capacity),
@@ -276,11 +305,12 @@ impl Nodes {
     }
 
     /// The module instance for the first `depth` steps of an address, created on first sight.
-    fn module_instance(&mut self, parent: u32, steps: &[ModuleStep]) -> u32 {
+    fn module_instance(&mut self, parent: u32, steps: &[ModuleStep], cfg_module: u32) -> u32 {
         let path = module_path_string(steps);
         if let Some(&i) = self.instance_ix.get(&path) {
             return i;
         }
+        self.instance_cfg.push(cfg_module);
         let i = self.instances.len() as u32;
         let mut ancestors = self.instance_ancestors[parent as usize].clone();
         ancestors.push(i);
@@ -294,24 +324,42 @@ impl Nodes {
         i
     }
 
-    fn add(&mut self, b: &mut Builder<'_, '_>, address: &str, mut node: Node) -> NodeIndex {
-        let (module, cfg_module, resource) = match Address::parse(address) {
-            Ok(parsed) => {
-                let mut instance = 0u32;
-                let mut cfg_module = 0u32;
-                for depth in 1..=parsed.module.len() {
-                    instance = self.module_instance(instance, &parsed.module[..depth]);
-                    cfg_module = b.child(cfg_module, &parsed.module[depth - 1].name);
+    /// Adds a node. `known` gives the module path, mode, type and name straight from the resource
+    /// change, which saves parsing the address for every node of a module instance seen before.
+    fn add(
+        &mut self,
+        b: &mut Builder<'_, '_>,
+        address: &str,
+        known: Option<Known<'_>>,
+        mut node: Node,
+    ) -> NodeIndex {
+        let fast = known.and_then(|k| {
+            let &instance = self.instance_ix.get(k.module)?;
+            let cfg_module = self.instance_cfg[instance as usize];
+            Some((
+                instance,
+                cfg_module,
+                Some(b.resource_key_of(k.is_data, k.kind, k.name)),
+            ))
+        });
+        let (module, cfg_module, resource) = match fast {
+            Some(placed) => placed,
+            None => match Address::parse(address) {
+                Ok(parsed) => {
+                    let mut instance = 0u32;
+                    let mut cfg_module = 0u32;
+                    for depth in 1..=parsed.module.len() {
+                        cfg_module = b.child(cfg_module, &parsed.module[depth - 1].name);
+                        instance =
+                            self.module_instance(instance, &parsed.module[..depth], cfg_module);
+                    }
+                    let key =
+                        b.resource_key_of(parsed.is_data, &parsed.resource_type, &parsed.name);
+                    (instance, cfg_module, Some(key))
                 }
-                let key = if parsed.is_data {
-                    format!("data.{}.{}", parsed.resource_type, parsed.name)
-                } else {
-                    format!("{}.{}", parsed.resource_type, parsed.name)
-                };
-                (instance, cfg_module, Some(b.resource_key(&key)))
-            }
-            // An address we cannot read still gets a node (in the root module), just no edges.
-            Err(_) => (0, 0, None),
+                // An address we cannot read still gets a node (in the root module), just no edges.
+                Err(_) => (0, 0, None),
+            },
         };
         node.module = module;
         let is_deposed = node.is_deposed;
@@ -359,7 +407,16 @@ impl DepGraph {
                 is_drifted: row.is_drifted,
                 is_deposed: change.deposed.is_some(),
             };
-            nodes.add(&mut b, &change.address, node);
+            let known = Known {
+                module: doc.module_of(row),
+                is_data: row.is_data,
+                kind: &change.resource_type,
+                name: &change.name,
+            };
+            // Deferred changes may have `[*]` keys and old plans lack some fields: parse those.
+            let known =
+                (!change.resource_type.is_empty() && !change.name.is_empty()).then_some(known);
+            nodes.add(&mut b, &change.address, known, node);
         }
         // Instances only in the prior state (data sources read earlier, mostly) are dependencies
         // too; they have no change, so they are no-ops.
@@ -378,7 +435,7 @@ impl DepGraph {
                 is_drifted: false,
                 is_deposed: false,
             };
-            nodes.add(&mut b, address, node);
+            nodes.add(&mut b, address, None, node);
         }
 
         let Nodes {
@@ -460,6 +517,7 @@ impl DepGraph {
             }
         }
 
+        let mut dep_cache: HashMap<&str, Option<(u32, Option<u32>)>> = HashMap::new();
         for (address, resource) in &state_resources {
             if resource.deposed_key.is_some() || resource.depends_on.is_empty() {
                 continue;
@@ -469,28 +527,21 @@ impl DepGraph {
             };
             let mine = &b.cfg[placed[ix.index()].cfg_module as usize].ancestors;
             for dep in &resource.depends_on {
-                let (modules, key) = split_config_address(dep);
-                let mut module = 0u32;
-                let mut known = true;
-                for name in modules {
-                    match b.cfg[module as usize].children.get(name) {
-                        Some(&c) => module = c,
-                        None => {
-                            known = false;
-                            break;
-                        }
+                // The same few addresses recur across the state: resolve each once.
+                let resolved = *dep_cache.entry(dep).or_insert_with(|| {
+                    let (modules, key) = split_config_address(dep);
+                    let mut module = 0u32;
+                    for name in modules {
+                        module = *b.cfg[module as usize].children.get(name)?;
                     }
-                }
-                let resource_key = match key {
-                    Some(k) => match b.resource_keys.get(&k) {
-                        Some(&k) => Some(k),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                if !known {
+                    match key {
+                        Some(k) => Some((module, Some(*b.resource_keys.get(&k)?))),
+                        None => Some((module, None)),
+                    }
+                });
+                let Some((module, resource_key)) = resolved else {
                     continue;
-                }
+                };
                 let theirs = &b.cfg[module as usize].ancestors;
                 let common = mine.iter().zip(theirs).take_while(|(a, b)| a == b).count() as u32;
                 let target = Target {

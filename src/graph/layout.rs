@@ -35,14 +35,9 @@ const ORDER_WORK_BUDGET: usize = 3_000_000;
 const MAX_SWEEPS: usize = 24;
 /// A downward and an upward sweep, so even huge components see both directions.
 const MIN_SWEEPS: usize = 2;
-/// Stop sweeping once this many sweeps in a row found no better order.
-const STALE_SWEEPS: usize = 4;
-/// Same idea as [`ORDER_WORK_BUDGET`], for the coordinate passes.
-const COORD_WORK_BUDGET: usize = 2_000_000;
-/// Passes of coordinate assignment on small graphs.
-const MAX_COORD_PASSES: usize = 8;
-/// A downward and an upward pass.
-const MIN_COORD_PASSES: usize = 2;
+/// Stop sweeping once this many sweeps in a row found no better order: by then the sweeps
+/// are cycling, and each extra one costs as much as a useful one.
+const STALE_SWEEPS: usize = 3;
 /// Rounds of adjacent swaps after each sweep; most knots come undone in the first two.
 const TRANSPOSE_ROUNDS: usize = 4;
 /// Dummy nodes a component may get per real node and edge. Dependency graphs have short edges,
@@ -175,14 +170,11 @@ pub fn layout(input: &LayoutInput) -> Layout {
     // One budget for the whole graph, so a plan of many small components costs no more than
     // one large component, and either way the browser stays responsive.
     let work: usize = prepared.iter().flatten().map(|p| p.graph.work()).sum();
-    let effort = Effort {
-        sweeps: (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS),
-        passes: (COORD_WORK_BUDGET / work.max(1)).clamp(MIN_COORD_PASSES, MAX_COORD_PASSES),
-    };
+    let sweeps = (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS);
     let mut scratch = Scratch::default();
     let drawn: Vec<Option<ComponentLayout>> = prepared
         .into_iter()
-        .map(|p| p.map(|p| p.finish(effort, &mut scratch)))
+        .map(|p| p.map(|p| p.finish(sweeps, &mut scratch)))
         .collect();
 
     // Largest first so the big drawings set the rows and the small ones fill in after them.
@@ -386,15 +378,6 @@ struct ComponentLayout {
     crossings: u64,
 }
 
-/// How much work ordering and placement may do per component.
-#[derive(Clone, Copy)]
-struct Effort {
-    /// Barycenter sweeps at most (each followed by a transpose round).
-    sweeps: usize,
-    /// Coordinate passes before the final two-sided one.
-    passes: usize,
-}
-
 /// A component made acyclic, layered and split into unit-length edges, ready to be ordered.
 struct Prepared {
     /// Box size of each node, in component order.
@@ -442,15 +425,15 @@ impl Prepared {
     }
 
     /// Orders, places and routes the component, with its top-left corner at (0, 0).
-    fn finish(self, effort: Effort, s: &mut Scratch) -> ComponentLayout {
+    fn finish(self, sweeps: usize, s: &mut Scratch) -> ComponentLayout {
         let Prepared {
             sizes,
             link_dag,
             graph,
         } = self;
         let layer_of = &graph.layer_of;
-        let (order, crossings) = order_layers(&graph, effort.sweeps, s);
-        let x = assign_x(&graph, &order, effort.passes, &mut s.pools);
+        let (order, crossings) = order_layers(&graph, sweeps, s);
+        let x = assign_x(&graph, &order, &mut s.pools);
 
         // Each layer is as tall as its tallest box; boxes are centred in it so edges leave and
         // enter at similar heights.
@@ -1083,9 +1066,9 @@ fn count_between(upper: &[u32], lower_len: usize, down: &Csr, s: &mut Scratch) -
 }
 
 /// Centre x of every node (dummies included). Layers start packed to the left; then passes
-/// alternately downward and upward move each layer towards its neighbours in the layer just
-/// placed, and a last pass looks both ways.
-fn assign_x(g: &Layered, order: &Order, passes: usize, pools: &mut Vec<Pool>) -> Vec<f64> {
+/// downward, upward and downward again move each layer towards its neighbours in the layer
+/// just placed, and a last pass looks both ways.
+fn assign_x(g: &Layered, order: &Order, pools: &mut Vec<Pool>) -> Vec<f64> {
     let total = g.layer_of.len();
     let mut x = vec![0.0f64; total];
     for layer in order.layers() {
@@ -1100,9 +1083,9 @@ fn assign_x(g: &Layered, order: &Order, passes: usize, pools: &mut Vec<Pool>) ->
         }
     }
     // One-sided passes carry an alignment through every layer in one go (looking both ways
-    // would only diffuse it a layer per pass); the last one-sided pass is downward, so
-    // dependents end up under their dependencies, and a final pass balances both sides.
-    for pass in 0..passes | 1 {
+    // would only diffuse it a layer per pass). Ending downward keeps dependents under their
+    // dependencies; more passes measured no shorter edges.
+    for pass in 0..3 {
         if pass % 2 == 0 {
             for layer in order.layers().skip(1) {
                 place_layer(g, layer, &[&g.up], &mut x, pools);

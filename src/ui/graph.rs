@@ -166,7 +166,7 @@ struct Camera {
 }
 
 impl Camera {
-    fn to_world(&self, sx: f64, sy: f64) -> (f64, f64) {
+    fn to_world(self, sx: f64, sy: f64) -> (f64, f64) {
         (self.x + sx / self.scale, self.y + sy / self.scale)
     }
 
@@ -208,6 +208,15 @@ impl Camera {
             scale,
         }
     }
+}
+
+/// A pointer press on the canvas: where it started, where it was last, and whether it has moved
+/// far enough to be a drag rather than a click.
+#[derive(Debug, Clone, Copy)]
+struct Drag {
+    start: (f64, f64),
+    last: (f64, f64),
+    moved: bool,
 }
 
 fn bounds(rects: impl Iterator<Item = Rect>) -> Option<Rect> {
@@ -364,7 +373,7 @@ pub fn GraphPanel() -> impl IntoView {
 
     // Pointer: drag pans, a click selects a node, expands a collapsed module or collapses an
     // expanded one by its title.
-    let drag: Rc<Cell<Option<(f64, f64, f64, f64, bool)>>> = Rc::new(Cell::new(None));
+    let drag: Rc<Cell<Option<Drag>>> = Rc::new(Cell::new(None));
     let drag_down = drag.clone();
     let on_down = move |ev: ev::PointerEvent| {
         if ev.button() != 0 {
@@ -374,36 +383,39 @@ pub fn GraphPanel() -> impl IntoView {
             let _ = c.set_pointer_capture(ev.pointer_id());
             let _ = c.focus();
         }
-        drag_down.set(Some((
-            f64::from(ev.offset_x()),
-            f64::from(ev.offset_y()),
-            f64::from(ev.offset_x()),
-            f64::from(ev.offset_y()),
-            false,
-        )));
+        let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+        drag_down.set(Some(Drag {
+            start: (x, y),
+            last: (x, y),
+            moved: false,
+        }));
     };
     let drag_move = drag.clone();
     let on_move = move |ev: ev::PointerEvent| {
-        let Some((sx, sy, lx, ly, moved)) = drag_move.get() else {
+        let Some(d) = drag_move.get() else {
             return;
         };
         let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
-        let moved = moved || (x - sx).abs() + (y - sy).abs() > 4.0;
+        let moved = d.moved || (x - d.start.0).abs() + (y - d.start.1).abs() > 4.0;
         if moved && let Some(cam) = camera.get_untracked() {
             camera.set(Some(Camera {
-                x: cam.x - (x - lx) / cam.scale,
-                y: cam.y - (y - ly) / cam.scale,
+                x: cam.x - (x - d.last.0) / cam.scale,
+                y: cam.y - (y - d.last.1) / cam.scale,
                 ..cam
             }));
         }
-        drag_move.set(Some((sx, sy, x, y, moved)));
+        drag_move.set(Some(Drag {
+            last: (x, y),
+            moved,
+            ..d
+        }));
     };
     let drag_up = drag.clone();
     let on_up = move |ev: ev::PointerEvent| {
-        let Some((_, _, _, _, moved)) = drag_up.take() else {
+        let Some(d) = drag_up.take() else {
             return;
         };
-        if moved {
+        if d.moved {
             return;
         }
         let (Some(cam), Some(g), Some(v)) = (
