@@ -3,7 +3,7 @@
 //! Dependencies sit above their dependents, as `terraform graph` reads. Each weakly connected
 //! component is drawn on its own, in five steps: break cycles (reverse DFS back edges), assign
 //! layers (longest path, then sources pulled down towards their dependents), split long edges
-//! with dummy nodes, order each layer to reduce crossings (barycenter sweeps that keep a module's
+//! with dummy nodes, order each layer to reduce crossings (median sweeps that keep a module's
 //! nodes together), and place the nodes (isotonic regression towards their neighbours). The
 //! components are then packed into rows with the isolated nodes in a grid after them.
 //!
@@ -31,7 +31,7 @@ const TARGET_ASPECT: f32 = 1.6;
 /// Node plus edge visits (dummies included) that crossing reduction may spend on the whole
 /// graph, summed over its sweeps: a small graph gets every sweep, a 10k-node one a few.
 const ORDER_WORK_BUDGET: usize = 3_000_000;
-/// More sweeps than this rarely improve a barycenter ordering.
+/// More sweeps than this rarely improve a median ordering.
 const MAX_SWEEPS: usize = 24;
 /// A downward and an upward sweep, so even huge components see both directions.
 const MIN_SWEEPS: usize = 2;
@@ -753,9 +753,12 @@ impl Layered {
 struct Scratch {
     /// Position of each node within its layer.
     pos: Vec<u32>,
-    /// Sort keys of [`reorder`]: block key, block, own barycenter, current position.
+    /// Sort keys of [`reorder`]: block key, block, own wish, current position.
     keys: Vec<u128>,
-    bary: Vec<f32>,
+    /// Where each node of a layer would like to be: see [`reorder`].
+    wish: Vec<f32>,
+    /// Positions of one node's neighbours, to find their median.
+    nearby: Vec<u32>,
     group_sum: Vec<f32>,
     group_count: Vec<u32>,
     previous: Vec<u32>,
@@ -794,7 +797,7 @@ impl Order {
     }
 }
 
-/// Orders the nodes of each layer to reduce crossings: barycenter sweeps, alternately downward
+/// Orders the nodes of each layer to reduce crossings: median sweeps, alternately downward
 /// and upward, keeping the best order seen, then adjacent swaps on that. Returns the order and
 /// its crossings.
 fn order_layers(g: &Layered, sweeps: usize, s: &mut Scratch) -> (Order, u64) {
@@ -873,8 +876,9 @@ fn set_positions(order: &Order, pos: &mut [u32]) {
     }
 }
 
-/// Sorts one layer by the barycenter of each node's neighbours in the adjacent layer, blocks
-/// (modules) first by the mean barycenter of their members so each block stays contiguous.
+/// Sorts one layer by the median position of each node's neighbours in the adjacent layer
+/// (which leaves fewer crossings than their mean, measured on plans and random graphs), blocks
+/// (modules) first by the mean of their members' medians so each block stays contiguous.
 fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize, s: &mut Scratch) {
     let len = layer.len();
     if len < 2 {
@@ -882,18 +886,30 @@ fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize
     }
     // A node with no neighbour there keeps its relative place, scaled to the other layer.
     let scale = adjacent_len as f32 / len as f32;
-    s.bary.clear();
+    s.wish.clear();
     for (i, &v) in layer.iter().enumerate() {
         let ns = neighbours.of(v);
-        let bary = if ns.is_empty() {
-            i as f32 * scale
-        } else {
-            ns.iter().map(|&u| s.pos[u as usize] as f32).sum::<f32>() / ns.len() as f32
+        let pos = |k: usize| s.pos[ns[k] as usize] as f32;
+        let wish = match ns.len() {
+            0 => i as f32 * scale,
+            1 => pos(0),
+            2 => (pos(0) + pos(1)) / 2.0,
+            len => {
+                s.nearby.clear();
+                s.nearby.extend(ns.iter().map(|&u| s.pos[u as usize]));
+                let (lower, &mut upper, _) = s.nearby.select_nth_unstable(len / 2);
+                if len % 2 == 1 {
+                    upper as f32
+                } else {
+                    let lower = lower.iter().copied().max().unwrap_or(upper);
+                    (lower as f32 + upper as f32) / 2.0
+                }
+            }
         };
-        s.bary.push(bary);
+        s.wish.push(wish);
         let b = g.block[v as usize] as usize;
         if b < g.group_count {
-            s.group_sum[b] += bary;
+            s.group_sum[b] += wish;
             s.group_count[b] += 1;
         }
     }
@@ -905,12 +921,12 @@ fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize
         let block_key = if (b as usize) < g.group_count {
             s.group_sum[b as usize] / s.group_count[b as usize] as f32
         } else {
-            s.bary[i]
+            s.wish[i]
         };
         s.keys.push(
             u128::from(sortable(block_key)) << 96
                 | u128::from(b) << 64
-                | u128::from(sortable(s.bary[i])) << 32
+                | u128::from(sortable(s.wish[i])) << 32
                 | i as u128,
         );
     }
@@ -946,7 +962,7 @@ fn sortable(f: f32) -> u32 {
 }
 
 /// Swaps neighbours in a layer while that removes crossings (Gansner et al.'s "transpose"):
-/// barycenters place nodes well on average but leave local knots, which this unties. A swap
+/// medians place nodes well on average but leave local knots, which this unties. A swap
 /// never splits a block: both nodes are of one block, or each is alone in its block there.
 /// Returns the crossings removed.
 fn transpose(g: &Layered, order: &mut Order, s: &mut Scratch) -> u64 {
@@ -1189,15 +1205,46 @@ mod tests {
         vec![(120.0, 40.0); n]
     }
 
+    /// Every pair of boxes that share a horizontal band is checked (a sweep down the page, so
+    /// it stays quick on 10k nodes).
     fn assert_no_overlap(l: &Layout) {
-        for (i, a) in l.nodes.iter().enumerate() {
-            for (j, b) in l.nodes.iter().enumerate().skip(i + 1) {
-                let apart = a.x + a.w <= b.x + 1e-3
-                    || b.x + b.w <= a.x + 1e-3
-                    || a.y + a.h <= b.y + 1e-3
-                    || b.y + b.h <= a.y + 1e-3;
+        let mut by_top: Vec<usize> = (0..l.nodes.len()).collect();
+        by_top.sort_by(|&a, &b| l.nodes[a].y.total_cmp(&l.nodes[b].y));
+        for (k, &i) in by_top.iter().enumerate() {
+            let a = l.nodes[i];
+            for &j in &by_top[k + 1..] {
+                let b = l.nodes[j];
+                if b.y >= a.y + a.h - 1e-3 {
+                    break;
+                }
+                let apart = a.x + a.w <= b.x + 1e-3 || b.x + b.w <= a.x + 1e-3;
                 assert!(apart, "nodes {i} {a:?} and {j} {b:?} overlap");
             }
+        }
+    }
+
+    /// Nodes of one group form one run in every row of boxes.
+    fn assert_groups_contiguous(l: &Layout, groups: &[u32]) {
+        let mut order: Vec<usize> = (0..l.nodes.len()).collect();
+        order.sort_by(|&a, &b| {
+            (l.nodes[a].y, l.nodes[a].x)
+                .partial_cmp(&(l.nodes[b].y, l.nodes[b].x))
+                .unwrap()
+        });
+        let mut seen = std::collections::HashSet::new();
+        for (k, &v) in order.iter().enumerate() {
+            let new_row = k == 0 || l.nodes[order[k - 1]].y != l.nodes[v].y;
+            if new_row {
+                seen.clear();
+            } else if groups[order[k - 1]] == groups[v] {
+                continue;
+            }
+            assert!(
+                seen.insert(groups[v]),
+                "group {} split in row at y={}",
+                groups[v],
+                l.nodes[v].y
+            );
         }
     }
 
@@ -1241,15 +1288,46 @@ mod tests {
 
     #[test]
     fn a_reversed_edge_still_runs_from_dependency_to_dependent() {
-        let l = run(&boxes(2), &[(0, 1), (1, 0)], &[0; 2]);
-        for (k, &(u, v)) in [(0usize, 1usize), (1, 0)].iter().enumerate() {
-            let (from, to) = (l.nodes[u], l.nodes[v]);
+        // d→a closes the cycle and spans three layers once reversed: it must climb from d.
+        let edges = [(0, 1), (1, 0), (1, 2), (2, 3), (3, 0)];
+        let l = run(&boxes(4), &edges, &[0; 4]);
+        for (line, &(u, v)) in l.edges.iter().zip(&edges) {
+            let (from, to) = (l.nodes[u as usize], l.nodes[v as usize]);
             assert_eq!(
-                l.edges[k].first(),
+                line.first(),
                 Some(&(from.x + from.w / 2.0, from.y + from.h))
             );
-            assert_eq!(l.edges[k].last(), Some(&(to.x + to.w / 2.0, to.y)));
+            assert_eq!(line.last(), Some(&(to.x + to.w / 2.0, to.y)));
         }
+        let climb = &l.edges[4];
+        assert!(climb.len() >= 4, "{climb:?}");
+        let bends = &climb[1..climb.len() - 1];
+        assert!(
+            bends.windows(2).all(|p| p[0].1 >= p[1].1),
+            "goes upward: {climb:?}"
+        );
+        assert_no_overlap(&l);
+    }
+
+    #[test]
+    fn every_edge_of_an_acyclic_graph_points_down() {
+        let mut seed = 7u32;
+        let mut next = move |m: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) % m
+        };
+        let edges: Vec<(u32, u32)> = (1..300u32)
+            .flat_map(|v| [(next(v), v), (next(v), v)])
+            .collect();
+        let groups: Vec<u32> = (0..300).map(|v| v % 5).collect();
+        let l = run(&boxes(300), &edges, &groups);
+        for &(u, v) in &edges {
+            let (a, b) = (l.nodes[u as usize], l.nodes[v as usize]);
+            assert!(a.y + a.h < b.y, "{u} {a:?} is not above {v} {b:?}");
+        }
+        assert_no_overlap(&l);
+        assert_in_bounds(&l);
+        assert_groups_contiguous(&l, &groups);
     }
 
     #[test]
@@ -1288,7 +1366,7 @@ mod tests {
 
     #[test]
     fn a_module_stays_together_within_its_layer() {
-        // Root 0 feeds every dependent, root 1 only the odd ones: by barycenter alone the
+        // Root 0 feeds every dependent, root 1 only the odd ones: by position alone the
         // evens come first, and the evens and odds each mix both modules.
         let mut edges: Vec<(u32, u32)> = (2..10).map(|v| (0, v)).collect();
         edges.extend((3..10).step_by(2).map(|v| (1, v)));
@@ -1302,6 +1380,7 @@ mod tests {
             .filter(|p| groups[p[0]] != groups[p[1]])
             .count();
         assert_eq!(runs, 1, "groups interleave: {row:?}");
+        assert_groups_contiguous(&l, &groups);
         assert_no_overlap(&l);
     }
 
@@ -1315,6 +1394,7 @@ mod tests {
         assert_eq!(l.edges[0], l.edges[1]);
         assert!(l.edges[2].is_empty() && l.edges[3].is_empty());
         assert!(!l.edges[4].is_empty());
+        assert_eq!(l.layers, 3);
         assert_no_overlap(&l);
     }
 
@@ -1386,5 +1466,27 @@ mod tests {
             let r = l.nodes[v as usize];
             assert_eq!(line.last(), Some(&(r.x + r.w / 2.0, r.y)));
         }
+        assert_no_overlap(&l);
+        assert_in_bounds(&l);
+    }
+
+    #[test]
+    fn many_small_components_and_loose_nodes_pack_without_overlap() {
+        // Plan-shaped: 300 modules of a dozen resources, plus 200 resources with no edges.
+        let mut edges = Vec::new();
+        for m in 0..300u32 {
+            let base = m * 12;
+            edges.extend((1..12).map(|i| (base + (i - 1) / 3, base + i)));
+        }
+        let n = 300 * 12 + 200;
+        let sizes: Vec<(f32, f32)> = (0..n)
+            .map(|v| (60.0 + (v % 9) as f32 * 15.0, 30.0))
+            .collect();
+        let groups: Vec<u32> = (0..n).map(|v| v / 12).collect();
+        let l = run(&sizes, &edges, &groups);
+        assert_no_overlap(&l);
+        assert_in_bounds(&l);
+        let aspect = l.width / l.height;
+        assert!(aspect > 1.0 && aspect < 2.6, "aspect {aspect}");
     }
 }
