@@ -2,10 +2,11 @@
 //!
 //! Dependencies sit above their dependents, as `terraform graph` reads. Each weakly connected
 //! component is drawn on its own, in five steps: break cycles (reverse DFS back edges), assign
-//! layers (longest path, then sources pulled down towards their dependents), split long edges
-//! with dummy nodes, order each layer to reduce crossings (median sweeps that keep a module's
-//! nodes together), and place the nodes (isotonic regression towards their neighbours). The
-//! components are then packed into rows with the isolated nodes in a grid after them.
+//! layers (longest path, then nodes with more dependents than dependencies pulled down towards
+//! them), split long edges with dummy nodes, order each layer to reduce crossings (median
+//! sweeps that keep a module's nodes together, then adjacent swaps), and place the nodes
+//! (isotonic regression towards their neighbours). The components are then packed into rows,
+//! largest first, with the isolated nodes in rows after them.
 //!
 //! Work is bounded by budgets, not clocks: the browser has no `std::time`, and a layout must be the
 //! same on every run and platform, so there are no threads or random numbers either.
@@ -30,16 +31,17 @@ const TARGET_ASPECT: f32 = 1.6;
 
 /// Node plus edge visits (dummies included) that crossing reduction may spend on the whole
 /// graph, summed over its sweeps: a small graph gets every sweep, a 10k-node one a few.
-const ORDER_WORK_BUDGET: usize = 3_000_000;
+const ORDER_WORK_BUDGET: usize = 1_000_000;
 /// More sweeps than this rarely improve a median ordering.
 const MAX_SWEEPS: usize = 24;
 /// A downward and an upward sweep, so even huge components see both directions.
 const MIN_SWEEPS: usize = 2;
 /// Stop sweeping once this many sweeps in a row found no better order: by then the sweeps
 /// are cycling, and each extra one costs as much as a useful one.
-const STALE_SWEEPS: usize = 3;
-/// Rounds of adjacent swaps after each sweep; most knots come undone in the first two.
-const TRANSPOSE_ROUNDS: usize = 4;
+const STALE_SWEEPS: usize = 2;
+/// Rounds of adjacent swaps on the best order found: the first two undo most knots, later
+/// ones cost as much for little.
+const TRANSPOSE_ROUNDS: usize = 2;
 /// Dummy nodes a component may get per real node and edge. Dependency graphs have short edges,
 /// but a graph with many very long edges would otherwise grow millions of dummies; past this
 /// budget the longest edges are drawn as straight lines and ignored by the ordering.
@@ -105,8 +107,9 @@ pub struct Layout {
 
 /// Lays out a dependency graph: dependencies above dependents, components packed into rows.
 ///
-/// Deterministic and single-threaded, with work bounded by the size of each component, so it
-/// can run on the browser's main thread.
+/// Deterministic and single-threaded, with work bounded in proportion to the graph's size
+/// (10k nodes take milliseconds to a few hundred milliseconds natively, depending on how long
+/// the edges are), so it can run on the browser's main thread.
 pub fn layout(input: &LayoutInput) -> Layout {
     let n = input.sizes.len();
     let mut out = Layout {
@@ -838,16 +841,22 @@ fn order_layers(g: &Layered, sweeps: usize, s: &mut Scratch) -> (Order, u64) {
         if best == 0 {
             break;
         }
+        let mut moved = false;
         if sweep % 2 == 0 {
             for l in 1..order.count() {
                 let above = order.layer(l - 1).len();
-                reorder(g, order.layer_mut(l), &g.up, above, s);
+                moved |= reorder(g, order.layer_mut(l), &g.up, above, s);
             }
         } else {
             for l in (0..order.count() - 1).rev() {
                 let below = order.layer(l + 1).len();
-                reorder(g, order.layer_mut(l), &g.down, below, s);
+                moved |= reorder(g, order.layer_mut(l), &g.down, below, s);
             }
+        }
+        // A sweep that moves nothing after one the other way has reached a fixed point of
+        // both directions: every further sweep would move nothing either.
+        if !moved && sweep > 0 {
+            break;
         }
         let crossings = count_crossings(g, &order, s);
         if crossings < best {
@@ -879,10 +888,17 @@ fn set_positions(order: &Order, pos: &mut [u32]) {
 /// Sorts one layer by the median position of each node's neighbours in the adjacent layer
 /// (which leaves fewer crossings than their mean, measured on plans and random graphs), blocks
 /// (modules) first by the mean of their members' medians so each block stays contiguous.
-fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize, s: &mut Scratch) {
+/// Returns whether the order changed.
+fn reorder(
+    g: &Layered,
+    layer: &mut [u32],
+    neighbours: &Csr,
+    adjacent_len: usize,
+    s: &mut Scratch,
+) -> bool {
     let len = layer.len();
     if len < 2 {
-        return;
+        return false;
     }
     // A node with no neighbour there keeps its relative place, scaled to the other layer.
     let scale = adjacent_len as f32 / len as f32;
@@ -939,7 +955,7 @@ fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize
     }
     // Once the sweeps settle most layers are already in order.
     if s.keys.is_sorted() {
-        return;
+        return false;
     }
     s.keys.sort_unstable();
     s.previous.clear();
@@ -949,6 +965,7 @@ fn reorder(g: &Layered, layer: &mut [u32], neighbours: &Csr, adjacent_len: usize
         layer[i] = v;
         s.pos[v as usize] = i as u32;
     }
+    true
 }
 
 /// The bits of a float as an integer that sorts like [`f32::total_cmp`].
