@@ -69,6 +69,10 @@ pub struct LayoutInput<'a> {
     /// adjacent within a layer where possible, so module boxes stay compact. A node past the
     /// end of `groups` is in group `u32::MAX`.
     pub groups: &'a [u32],
+    /// Packing unit per node (may be empty): nodes with the same unit are laid out as one
+    /// component even when no edge joins them, so a module's cluster box encloses only its own
+    /// members instead of spanning unrelated components. `u32::MAX` means no unit.
+    pub units: &'a [u32],
 }
 
 /// An axis-aligned box: top-left corner and size, in px.
@@ -134,6 +138,13 @@ pub fn layout(input: &LayoutInput) -> Layout {
     for &(u, v) in &links {
         uf.union(u, v);
     }
+    let mut first_of_unit: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    for (v, &unit) in input.units.iter().enumerate().take(n) {
+        if unit != u32::MAX {
+            let first = *first_of_unit.entry(unit).or_insert(v as u32);
+            uf.union(first, v as u32);
+        }
+    }
     let labels = uf.into_labeling();
     let mut comp_of_label = vec![u32::MAX; n];
     let mut comp_of = vec![0u32; n];
@@ -162,7 +173,7 @@ pub fn layout(input: &LayoutInput) -> Layout {
     let mut isolated: Vec<u32> = Vec::new();
     for (nodes, links) in comp_nodes.iter().zip(&comp_links) {
         if links.is_empty() {
-            isolated.push(nodes[0]);
+            isolated.extend(nodes);
             prepared.push(None);
             continue;
         }
@@ -1215,6 +1226,7 @@ mod tests {
             sizes,
             edges,
             groups,
+            units: &[],
         })
     }
 

@@ -212,6 +212,18 @@ impl DepGraph {
         visible
     }
 
+    /// The top-level module instance (`module.x[…]`) that `module` is in or is; `None` for the root.
+    fn top_level_module(&self, module: u32) -> Option<u32> {
+        let mut m = module;
+        loop {
+            let parent = self.module_instances[m as usize].parent?;
+            if parent == 0 {
+                return Some(m);
+            }
+            m = parent;
+        }
+    }
+
     /// The outermost collapsed module instance containing `module`, if any.
     fn collapsed_ancestor(&self, module: u32, collapsed: &BTreeSet<u32>) -> Option<u32> {
         let mut chain = Vec::new();
@@ -321,10 +333,17 @@ impl DepGraph {
 
         let sizes: Vec<(f32, f32)> = nodes.iter().map(|n| n.size).collect();
         let groups: Vec<u32> = nodes.iter().map(|n| n.cluster).collect();
+        // Each top-level module instance is packed as one unit, so its cluster box holds only its
+        // own members.
+        let units: Vec<u32> = nodes
+            .iter()
+            .map(|n| self.top_level_module(n.cluster).unwrap_or(u32::MAX))
+            .collect();
         let layout = layout(&LayoutInput {
             sizes: &sizes,
             edges: &edges,
             groups: &groups,
+            units: &units,
         });
         let clusters = self.clusters(&nodes, &layout);
         View {
