@@ -57,6 +57,8 @@ pub struct GraphState {
     pub state_only: RwSignal<Option<u32>>,
     /// The folded, laid-out view.
     pub view: Memo<Option<ViewRef>>,
+    /// Where the graph is looked at; `None` until the first frame of a plan frames it.
+    camera: RwSignal<Option<Camera>>,
 }
 
 impl GraphState {
@@ -90,6 +92,7 @@ impl GraphState {
             destructive: RwSignal::new(false),
             state_only: RwSignal::new(None),
             view,
+            camera: RwSignal::new(None),
         }
     }
 
@@ -97,6 +100,7 @@ impl GraphState {
     pub fn reset(&self) {
         self.options.set(None);
         self.state_only.set(None);
+        self.camera.set(None);
     }
 
     /// The options in effect (the default ones until the user changes something).
@@ -239,7 +243,7 @@ pub fn GraphPanel() -> impl IntoView {
     let gs = state.graph;
     let canvas: NodeRef<html::Canvas> = NodeRef::new();
     let minimap: NodeRef<html::Canvas> = NodeRef::new();
-    let camera: RwSignal<Option<Camera>> = RwSignal::new(None);
+    let camera = gs.camera;
     // Bumped when the canvas's size may have changed.
     let resized = RwSignal::new(0u32);
 
@@ -287,18 +291,16 @@ pub fn GraphPanel() -> impl IntoView {
             .unwrap_or((800.0, 600.0))
     };
 
-    // A new plan: frame it. (Folding keeps the camera where the user put it.)
-    Effect::new(move |prev: Option<Option<GraphRef>>| {
-        let g = gs.graph.get();
-        let v = gs.view.get();
-        let new_plan = prev.as_ref() != Some(&g) || camera.get_untracked().is_none();
-        if new_plan && let Some(v) = v {
-            let (w, h) = size();
-            if let Some(all) = bounds(v.0.layout.nodes.iter().copied()) {
-                camera.set(Some(Camera::first(&all, w, h)));
-            }
+    // A new plan (the camera was reset): frame it. Folding keeps the camera where the user put it.
+    Effect::new(move |_| {
+        if camera.with(Option::is_some) {
+            return;
         }
-        g
+        let Some(v) = gs.view.get() else { return };
+        let (w, h) = size();
+        if let Some(all) = bounds(v.0.layout.nodes.iter().copied()) {
+            camera.set(Some(Camera::first(&all, w, h)));
+        }
     });
     // A search frames its matches.
     Effect::new(move |_| {
@@ -1137,7 +1139,7 @@ fn draw_minimap(
         return;
     };
     let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-    ctx.set_fill_style_str("rgba(255,255,255,0.92)");
+    ctx.set_fill_style_str("#ffffff");
     ctx.fill_rect(0.0, 0.0, mw, mh);
     let (s, ox, oy) = minimap_scale(v, mw, mh);
     for (i, (node, r)) in v.nodes.iter().zip(&v.layout.nodes).enumerate() {
