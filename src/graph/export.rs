@@ -303,22 +303,13 @@ pub fn view_to_svg(
             if hot { colour::EDGE_HOT } else { colour::EDGE },
             if hot { 2.0 } else { 1.0 },
         );
-        // Arrowhead at the dependent's end.
-        let (x2, y2) = line[line.len() - 1];
-        let (x1, y1) = line[line.len() - 2];
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let len = (dx * dx + dy * dy).sqrt().max(0.001);
-        let (ux, uy) = (dx / len, dy / len);
-        let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
-        let _ = writeln!(
-            out,
-            "<polygon points=\"{x2:.1},{y2:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{}\"/>",
-            bx - uy * 4.0,
-            by + ux * 4.0,
-            bx + uy * 4.0,
-            by - ux * 4.0,
-            if hot { colour::EDGE_HOT } else { colour::EDGE },
-        );
+        if let Some([(lx, ly), (tx, ty), (rx, ry)]) = super::style::arrow_head(line) {
+            let _ = writeln!(
+                out,
+                "<polygon points=\"{tx:.1},{ty:.1} {lx:.1},{ly:.1} {rx:.1},{ry:.1}\" fill=\"{}\"/>",
+                if hot { colour::EDGE_HOT } else { colour::EDGE },
+            );
+        }
     }
     for (i, (node, r)) in view.nodes.iter().zip(&view.layout.nodes).enumerate() {
         let opacity = if node.context_only { 0.55 } else { 1.0 };

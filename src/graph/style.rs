@@ -109,3 +109,19 @@ pub fn node_prefix(action: Action, is_import: bool, is_move: bool, is_drifted: b
     }
     s
 }
+
+/// The arrowhead at the dependent's end of an edge's polyline: left barb, tip, right barb.
+pub fn arrow_head(line: &[(f32, f32)]) -> Option<[(f32, f32); 3]> {
+    let [.., (x1, y1), (x2, y2)] = *line else {
+        return None;
+    };
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(0.001);
+    let (ux, uy) = (dx / len, dy / len);
+    let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
+    Some([
+        (bx - uy * 4.0, by + ux * 4.0),
+        (x2, y2),
+        (bx + uy * 4.0, by - ux * 4.0),
+    ])
+}

@@ -1105,16 +1105,13 @@ fn draw(
 }
 
 fn arrow_head(ctx: &Ctx, line: &[(f32, f32)]) {
-    let (x2, y2) = line[line.len() - 1];
-    let (x1, y1) = line[line.len() - 2];
-    let (dx, dy) = (x2 - x1, y2 - y1);
-    let len = (dx * dx + dy * dy).sqrt().max(0.001);
-    let (ux, uy) = (dx / len, dy / len);
-    let (bx, by) = (x2 - ux * 8.0, y2 - uy * 8.0);
-    ctx.move_to(f64::from(bx - uy * 4.0), f64::from(by + ux * 4.0));
-    ctx.line_to(f64::from(x2), f64::from(y2));
-    ctx.line_to(f64::from(bx + uy * 4.0), f64::from(by - ux * 4.0));
-    ctx.move_to(f64::from(x2), f64::from(y2));
+    let Some([(lx, ly), (tx, ty), (rx, ry)]) = crate::graph::style::arrow_head(line) else {
+        return;
+    };
+    ctx.move_to(f64::from(lx), f64::from(ly));
+    ctx.line_to(f64::from(tx), f64::from(ty));
+    ctx.line_to(f64::from(rx), f64::from(ry));
+    ctx.move_to(f64::from(tx), f64::from(ty));
 }
 
 /// Scale and offset that fit the whole layout into the minimap.
