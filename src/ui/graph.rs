@@ -918,6 +918,8 @@ fn prepare(c: &web_sys::HtmlCanvasElement) -> Option<(Ctx, f64, f64, f64)> {
 
 /// Zoom at which labels are comfortably readable; the first view never starts below it.
 const READABLE_SCALE: f64 = 0.75;
+/// Above this many edges, plain edges are left out when zoomed below [`DETAIL_FROM`].
+const FOG_EDGES: usize = 4000;
 /// Zoom below which labels are not drawn.
 const LABELS_FROM: f64 = 0.45;
 /// Zoom below which nodes are plain blocks and arrows are left out.
@@ -974,8 +976,13 @@ fn draw(
         }
     }
 
-    // Edges: plain ones in one path, lit ones in another, drawn over them.
+    // Edges: plain ones in one path, lit ones in another, drawn over them. Zoomed far out over a
+    // big graph, plain edges are a grey fog that costs most of the frame: only lit ones are drawn.
+    let plain_edges = s >= DETAIL_FROM || v.edges.len() <= FOG_EDGES;
     for hot in [false, true] {
+        if !hot && !plain_edges {
+            continue;
+        }
         ctx.begin_path();
         let mut any = false;
         for (i, line) in v.layout.edges.iter().enumerate() {
@@ -1011,6 +1018,42 @@ fn draw(
 
     let labels = s >= LABELS_FROM;
     let detail = s >= DETAIL_FROM;
+    if !detail {
+        // Zoomed far out: plain blocks, one path per colour (a few canvas calls instead of one
+        // per node), rings kept so the selection and blast radius still show.
+        let mut by_fill: Vec<(&str, Vec<&Rect>)> = Vec::new();
+        for (i, (node, r)) in v.nodes.iter().zip(&v.layout.nodes).enumerate() {
+            if !in_view(r) {
+                continue;
+            }
+            let fill = if hl.selected == Some(i as u32) || hl.downstream[i] {
+                colour::BLAST
+            } else if hl.upstream[i] {
+                colour::UPSTREAM
+            } else if hits.is_some_and(|h| h[i]) {
+                "#f79009"
+            } else {
+                match &node.kind {
+                    ViewNodeKind::Resource(n) => node_style(g.graph[*n].action).stroke,
+                    ViewNodeKind::Module { mix, .. } if mix.is_destructive() => "#b42318",
+                    ViewNodeKind::Module { .. } => "#475467",
+                }
+            };
+            match by_fill.iter_mut().find(|(f, _)| *f == fill) {
+                Some((_, rects)) => rects.push(r),
+                None => by_fill.push((fill, vec![r])),
+            }
+        }
+        for (fill, rects) in by_fill {
+            ctx.begin_path();
+            for r in rects {
+                ctx.rect(r.x.into(), r.y.into(), r.w.into(), r.h.into());
+            }
+            ctx.set_fill_style_str(fill);
+            ctx.fill();
+        }
+        return;
+    }
     ctx.set_font("12px system-ui, sans-serif");
     for (i, (node, r)) in v.nodes.iter().zip(&v.layout.nodes).enumerate() {
         if !in_view(r) {
@@ -1047,20 +1090,16 @@ fn draw(
                 let st = node_style(dep.action);
                 ctx.set_fill_style_str(st.fill);
                 ctx.fill_rect(x, y, rw, rh);
-                if detail {
-                    ctx.set_stroke_style_str(st.stroke);
-                    ctx.set_line_width(f64::from(st.border));
-                    let dash = js_sys::Array::new();
-                    for d in st.dash {
-                        dash.push(&JsValue::from_f64(f64::from(*d)));
-                    }
-                    let _ = ctx.set_line_dash(&dash);
-                    ctx.stroke_rect(x, y, rw, rh);
-                    let _ = ctx.set_line_dash(&js_sys::Array::new());
-                } else if dep.action.is_destructive() {
-                    ctx.set_fill_style_str(st.stroke);
-                    ctx.fill_rect(x, y, rw, rh);
+                ctx.set_stroke_style_str(st.stroke);
+                ctx.set_line_width(f64::from(st.border));
+                let dash = js_sys::Array::new();
+                for d in st.dash {
+                    dash.push(&JsValue::from_f64(f64::from(*d)));
                 }
+                let _ = ctx.set_line_dash(&dash);
+                ctx.stroke_rect(x, y, rw, rh);
+                let _ = ctx.set_line_dash(&js_sys::Array::new());
+
                 if labels {
                     let prefix =
                         node_prefix(dep.action, dep.is_import, dep.is_move, dep.is_drifted);
