@@ -68,6 +68,8 @@ pub mod colour {
     pub const TEXT: &str = "#101828";
     /// Faded text of context-only nodes.
     pub const TEXT_FADED: &str = "#667085";
+    /// Ring around search matches.
+    pub const MATCH: &str = "#f79009";
     /// Drifted mark.
     pub const DRIFT: &str = "#c11574";
 }

@@ -236,13 +236,14 @@ impl DepGraph {
     }
 
     fn count_boxes(&self, visible: &[Option<bool>], collapsed: &BTreeSet<u32>) -> usize {
+        let folded = self.folded(collapsed);
         let mut modules = BTreeSet::new();
         let mut resources = 0;
         for n in self.graph.node_indices() {
             if visible[n.index()].is_none() {
                 continue;
             }
-            match self.collapsed_ancestor(self.graph[n].module, collapsed) {
+            match folded[self.graph[n].module as usize] {
                 Some(m) => {
                     modules.insert(m);
                 }
@@ -252,16 +253,21 @@ impl DepGraph {
         resources + modules.len()
     }
 
+    /// Per module instance, the collapsed module drawing it, if any (computed once per module:
+    /// modules are few, nodes many).
+    fn folded(&self, collapsed: &BTreeSet<u32>) -> Vec<Option<u32>> {
+        (0..self.module_instances.len() as u32)
+            .map(|m| self.collapsed_ancestor(m, collapsed))
+            .collect()
+    }
+
     /// Folds and lays out the graph as `options` say.
     pub fn view(&self, options: &ViewOptions) -> View {
         let g = &self.graph;
         let visible = self.visible_nodes(options.show_unchanged);
         let hidden_unchanged = visible.iter().filter(|v| v.is_none()).count();
 
-        // Per module instance, the collapsed ancestor drawing it (memoised: modules are few).
-        let folded: Vec<Option<u32>> = (0..self.module_instances.len() as u32)
-            .map(|m| self.collapsed_ancestor(m, &options.collapsed))
-            .collect();
+        let folded = self.folded(&options.collapsed);
 
         let mut nodes: Vec<ViewNode> = Vec::new();
         let mut node_of = vec![None; g.node_count()];

@@ -527,12 +527,14 @@ pub fn GraphPanel() -> impl IntoView {
     };
 
     let export_svg = move |_| {
-        if let Some((svg, name)) = svg_for_export(state) {
+        let hl = highlight.get_untracked();
+        if let Some((svg, name)) = hl.and_then(|hl| svg_for_export(state, &hl)) {
             download(&svg, "image/svg+xml", &format!("{name}.svg"));
         }
     };
     let export_png = move |_| {
-        if let Some((svg, name)) = svg_for_export(state) {
+        let hl = highlight.get_untracked();
+        if let Some((svg, name)) = hl.and_then(|hl| svg_for_export(state, &hl)) {
             svg_to_png(svg, format!("{name}.png"));
         }
     };
@@ -612,7 +614,7 @@ pub fn GraphPanel() -> impl IntoView {
                     ></canvas>
                     <Legend />
                 </div>
-                <GraphStatus highlight=highlight />
+                <GraphStatus highlight=highlight selected=selected_node />
             </section>
             <GraphSide />
         </div>
@@ -679,7 +681,10 @@ fn EdgeNote() -> impl IntoView {
 
 /// Counts under the graph: what is drawn, what is folded, and the blast radius.
 #[component]
-fn GraphStatus(highlight: Memo<Option<Arc<Highlight>>>) -> impl IntoView {
+fn GraphStatus(
+    highlight: Memo<Option<Arc<Highlight>>>,
+    selected: Memo<Option<NodeIndex>>,
+) -> impl IntoView {
     let state = expect_context::<AppState>();
     let gs = state.graph;
     let text = move || {
@@ -708,13 +713,8 @@ fn GraphStatus(highlight: Memo<Option<Arc<Highlight>>>) -> impl IntoView {
         let h = highlight.get()?;
         let g = gs.graph.get()?;
         let mut parts = Vec::new();
-        let selected = gs
-            .state_only
-            .get()
-            .map(|n| n as usize)
-            .or_else(|| state.selected.get().map(|r| r as usize));
-        if let Some(n) = selected {
-            let address = crate::model::text::visible(&g.0.graph[NodeIndex::new(n)].address);
+        if let Some(n) = selected.get() {
+            let address = crate::model::text::visible(&g.0.graph[n].address);
             parts.push(format!(
                 "{address}: {} {} on it",
                 h.dependents,
@@ -792,37 +792,15 @@ fn GraphSide() -> impl IntoView {
 }
 
 /// The current view as SVG, with a file name stem.
-fn svg_for_export(state: AppState) -> Option<(String, String)> {
+fn svg_for_export(state: AppState, highlight: &Highlight) -> Option<(String, String)> {
     let gs = state.graph;
     let g = gs.graph.get_untracked()?;
     let v = gs.view.get_untracked()?;
     let name = state
         .loaded
         .with_untracked(|l| l.as_ref().map(|l| l.doc.name.clone()))?;
-    let highlight = v.0.highlight(
-        &g.0,
-        &HighlightOptions {
-            selected: gs
-                .state_only
-                .get_untracked()
-                .map(|n| NodeIndex::new(n as usize))
-                .or_else(|| {
-                    state
-                        .selected
-                        .get_untracked()
-                        .map(|r| NodeIndex::new(r as usize))
-                }),
-            upstream: gs.upstream.get_untracked(),
-            destructive: gs.destructive.get_untracked(),
-        },
-    );
     let stem = name.trim_end_matches(".json").to_string();
-    let svg = view_to_svg(
-        &g.0,
-        &v.0,
-        &highlight,
-        &format!("{name} — dependency graph"),
-    );
+    let svg = view_to_svg(&g.0, &v.0, highlight, &format!("{name} — dependency graph"));
     Some((svg, format!("{stem}-graph")))
 }
 
@@ -1031,13 +1009,9 @@ fn draw(
             } else if hl.upstream[i] {
                 colour::UPSTREAM
             } else if hits.is_some_and(|h| h[i]) {
-                "#f79009"
+                colour::MATCH
             } else {
-                match &node.kind {
-                    ViewNodeKind::Resource(n) => node_style(g.graph[*n].action).stroke,
-                    ViewNodeKind::Module { mix, .. } if mix.is_destructive() => "#b42318",
-                    ViewNodeKind::Module { .. } => "#475467",
-                }
+                block_colour(g, node)
             };
             match by_fill.iter_mut().find(|(f, _)| *f == fill) {
                 Some((_, rects)) => rects.push(r),
@@ -1072,7 +1046,7 @@ fn draw(
         } else if hl.upstream[i] {
             Some(colour::UPSTREAM)
         } else if hits.is_some_and(|h| h[i]) {
-            Some("#f79009")
+            Some(colour::MATCH)
         } else {
             None
         };
@@ -1153,6 +1127,15 @@ fn arrow_head(ctx: &Ctx, line: &[(f32, f32)]) {
     ctx.move_to(f64::from(tx), f64::from(ty));
 }
 
+/// The colour of a box drawn as a plain block (zoomed far out, and in the minimap): its action's.
+fn block_colour(g: &DepGraph, node: &crate::graph::view::ViewNode) -> &'static str {
+    match &node.kind {
+        ViewNodeKind::Resource(n) => node_style(g.graph[*n].action).stroke,
+        ViewNodeKind::Module { mix, .. } if mix.is_destructive() => "#b42318",
+        ViewNodeKind::Module { .. } => "#475467",
+    }
+}
+
 /// Scale and offset that fit the whole layout into the minimap.
 fn minimap_scale(v: &View, mw: f64, mh: f64) -> (f64, f64, f64) {
     let (lw, lh) = (
@@ -1182,11 +1165,7 @@ fn draw_minimap(
         let fill = if hl.downstream[i] || hl.selected == Some(i as u32) {
             colour::BLAST
         } else {
-            match &node.kind {
-                ViewNodeKind::Resource(n) => node_style(g.graph[*n].action).stroke,
-                ViewNodeKind::Module { mix, .. } if mix.is_destructive() => "#b42318",
-                ViewNodeKind::Module { .. } => "#475467",
-            }
+            block_colour(g, node)
         };
         ctx.set_fill_style_str(fill);
         ctx.fill_rect(
