@@ -6,11 +6,13 @@
 
 pub mod checks;
 pub mod diff;
+pub mod drift;
 pub mod graph;
 pub mod list;
 pub mod load;
 pub mod model;
 pub mod outputs;
+pub mod rules;
 pub mod summary;
 
 /// The Leptos UI (browser only).

@@ -1,0 +1,1 @@
+//! Guardrail rules (being written).
