@@ -96,9 +96,10 @@ pub enum ListEntry {
     Resource(u32),
 }
 
-/// True when a row is a no-op that Terraform would not list (no move, no import).
+/// True when a row is a no-op that Terraform would not list (no move, no import) and that did not
+/// drift (drifted resources are worth seeing even when the plan leaves them alone).
 pub fn is_plain_no_op(row: &ResourceRow) -> bool {
-    row.action == Action::NoOp && !row.is_move && !row.is_import
+    row.action == Action::NoOp && !row.is_move && !row.is_import && !row.is_drifted
 }
 
 impl ListFilter {

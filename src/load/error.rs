@@ -5,9 +5,10 @@ use std::fmt;
 /// What a JSON file that is not a plan looks like.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotAPlan {
-    /// A `terraform plan -json` machine-readable log (JSON Lines).
+    /// A `terraform plan -json` machine-readable log (JSON Lines): a detection result the loader
+    /// acts on by converting the log; never returned to callers.
     PlanLog,
-    /// A driftctl `scan --output json://` report.
+    /// A driftctl `scan --output json://` report: converted like [`NotAPlan::PlanLog`].
     Driftctl,
     /// A raw state file (`terraform.tfstate`).
     State,
@@ -68,6 +69,17 @@ pub enum LoadError {
     },
     /// Valid JSON, but something other than a plan.
     NotAPlan(NotAPlan),
+    /// A plan log or driftctl report whose contents do not have that format's shape.
+    InvalidReport {
+        /// "driftctl report", …
+        what: String,
+        /// 1-based line (0 when unknown).
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's words.
+        message: String,
+    },
     /// A plan whose contents do not have the format's shape.
     InvalidPlan {
         /// 1-based line.
@@ -79,7 +91,8 @@ pub enum LoadError {
     },
 }
 
-const SHOW_JSON: &str = "Planlens opens the output of `terraform show -json PLANFILE`";
+const SHOW_JSON: &str = "Planlens opens the output of `terraform show -json PLANFILE`, \
+                         `terraform plan -json` logs and driftctl JSON reports";
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -120,14 +133,12 @@ impl fmt::Display for LoadError {
             LoadError::NotAPlan(what) => match what {
                 NotAPlan::PlanLog => write!(
                     f,
-                    "This looks like a `terraform plan -json` log (JSON Lines). Plan logs are not \
-                     supported yet: save the plan with `terraform plan -out=plan.out` and open the \
-                     output of `terraform show -json plan.out`."
+                    "This looks like a `terraform plan -json` log (JSON Lines), but it could not be \
+                     read as one."
                 ),
                 NotAPlan::Driftctl => write!(
                     f,
-                    "This looks like a driftctl scan report. driftctl reports are not supported \
-                     yet; {SHOW_JSON}."
+                    "This looks like a driftctl scan report, but it could not be read as one."
                 ),
                 NotAPlan::State => write!(
                     f,
@@ -169,6 +180,22 @@ impl fmt::Display for LoadError {
                     )
                 }
             },
+            LoadError::InvalidReport {
+                what,
+                line,
+                column,
+                message,
+            } => {
+                if *line == 0 {
+                    write!(f, "This looks like a {what}, but {message}.")
+                } else {
+                    write!(
+                        f,
+                        "This looks like a {what}, but it does not have that format's shape: \
+                         {message} at line {line}, column {column}."
+                    )
+                }
+            }
             LoadError::InvalidPlan {
                 line,
                 column,

@@ -1,10 +1,13 @@
 //! Bytes → a loaded plan, or an error a user can act on.
 //!
-//! Detects what a file is (a plan; or a state file, a driftctl report, a `terraform plan -json` log,
-//! which are recognised and refused plainly for now) in the same single parse that reads the plan.
-//! Never panics on any input.
+//! Detects what a file is: a plan, a `terraform plan -json` log or a driftctl report (both converted
+//! to the plan model, see [`plan_log`] and [`driftctl`]), or something Planlens refuses plainly (a
+//! state file, a provider schema, other JSON). Plans are detected in the same single parse that
+//! reads them. Never panics on any input.
 
+pub mod driftctl;
 pub mod error;
+pub mod plan_log;
 
 use std::collections::BTreeMap;
 
@@ -12,7 +15,7 @@ use serde::de::IgnoredAny;
 
 pub use error::{LoadError, NotAPlan};
 
-use crate::model::{Document, Plan};
+use crate::model::{Document, Plan, Source};
 
 /// The largest file Planlens opens. Parsing keeps the text and its index in memory (about twice the
 /// file size in WebAssembly, which never gives memory back), so a hard limit protects the tab.
@@ -44,7 +47,7 @@ pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
     load_plan_text(text, name)
 }
 
-/// Reads text (a pasted plan, or a file already decoded) as a plan.
+/// Reads text (a pasted plan, or a file already decoded) as a plan, a plan log or a driftctl report.
 pub fn load_plan_text(mut text: String, name: &str) -> Result<Document, LoadError> {
     if let Some(stripped) = text.strip_prefix('\u{feff}') {
         text = stripped.to_string();
@@ -58,13 +61,114 @@ pub fn load_plan_text(mut text: String, name: &str) -> Result<Document, LoadErro
             limit: MAX_FILE_BYTES,
         });
     }
+    if plan_log::looks_like_plan_log(&text) {
+        return load_plan_log(&text, name);
+    }
     let mut doc = match Document::parse(text, name.to_string()) {
         Ok(doc) => doc,
-        Err((text, e)) => return Err(explain_parse_error(&text, e)),
+        Err((text, e)) => {
+            return match explain_parse_error(&text, e) {
+                LoadError::NotAPlan(NotAPlan::PlanLog) => load_plan_log(&text, name),
+                LoadError::NotAPlan(NotAPlan::Driftctl) => load_driftctl(&text, name),
+                other => Err(other),
+            };
+        }
     };
     let mut warnings = Vec::new();
-    classify_plan(doc.plan(), doc.text(), &mut warnings)?;
+    match classify_plan(doc.plan(), doc.text(), &mut warnings) {
+        Ok(()) => {}
+        Err(LoadError::NotAPlan(NotAPlan::PlanLog)) => return load_plan_log(doc.text(), name),
+        Err(LoadError::NotAPlan(NotAPlan::Driftctl)) => return load_driftctl(doc.text(), name),
+        Err(e) => return Err(e),
+    }
     doc.warnings = warnings;
+    Ok(doc)
+}
+
+/// Parses the plan text a converter made; a failure is a bug in the converter, reported plainly.
+fn parse_converted(text: String, name: &str, what: &str) -> Result<Document, LoadError> {
+    Document::parse(text, name.to_string()).map_err(|(_, e)| LoadError::InvalidReport {
+        what: what.to_string(),
+        line: 0,
+        column: 0,
+        message: format!("Planlens could not convert it ({e}); please report this"),
+    })
+}
+
+fn load_plan_log(text: &str, name: &str) -> Result<Document, LoadError> {
+    let (plan_text, facts) = plan_log::convert(text);
+    let mut doc = parse_converted(plan_text, name, "terraform plan -json log")?;
+    let mut warnings = Vec::new();
+    if facts.skipped_lines > 0 {
+        warnings.push(format!(
+            "{} line{} of the log {} not a resource change Planlens reads and {} skipped.",
+            facts.skipped_lines,
+            if facts.skipped_lines == 1 { "" } else { "s" },
+            if facts.skipped_lines == 1 {
+                "is"
+            } else {
+                "are"
+            },
+            if facts.skipped_lines == 1 {
+                "was"
+            } else {
+                "were"
+            },
+        ));
+    }
+    let plan = doc.plan();
+    if plan.resource_changes.is_empty()
+        && plan.resource_drift.is_empty()
+        && facts.change_summary.is_none()
+    {
+        warnings.push(
+            "This log has no planned_change, resource_drift or change_summary messages: was it \
+             made by `terraform plan -json`?"
+                .to_string(),
+        );
+    }
+    if let Some(said) = facts.change_summary {
+        let ours = crate::summary::Summary::of(&doc);
+        if (said.add, said.change, said.remove, said.import)
+            != (
+                ours.add as u64,
+                ours.change as u64,
+                ours.destroy as u64,
+                ours.import as u64,
+            )
+        {
+            warnings.push(format!(
+                "Terraform's change summary in the log says {} to add, {} to change, {} to \
+                 destroy, {} to import; the log's planned changes give {} to add, {} to change, \
+                 {} to destroy, {} to import. The log may be cut short.",
+                said.add,
+                said.change,
+                said.remove,
+                said.import,
+                ours.add,
+                ours.change,
+                ours.destroy,
+                ours.import
+            ));
+        }
+    }
+    for d in facts.diagnostics.iter().filter(|d| d.severity == "error") {
+        warnings.push(format!("Terraform reported an error: {}", d.summary));
+    }
+    doc.warnings = warnings;
+    doc.source = Source::PlanLog(facts);
+    Ok(doc)
+}
+
+fn load_driftctl(text: &str, name: &str) -> Result<Document, LoadError> {
+    let (plan_text, facts) = driftctl::convert(text).map_err(|e| LoadError::InvalidReport {
+        what: "driftctl report".to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e),
+    })?;
+    let mut doc = parse_converted(plan_text, name, "driftctl report")?;
+    doc.source = Source::Driftctl(facts);
     Ok(doc)
 }
 

@@ -1,11 +1,15 @@
 //! A loaded plan: the file's text, the typed [`Plan`] borrowing from it, and an index of rows that
 //! the list, the filters and the CLI share.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
+
+use serde_json::value::RawValue;
 
 use super::action::Action;
 use super::address::Address;
 use super::plan::{Mode, Plan, ResourceChange};
+use super::source::Source;
 
 self_cell::self_cell!(
     /// The file text and the plan parsed from it, kept together so the plan can borrow.
@@ -23,6 +27,10 @@ pub enum RowSource {
     Planned(u32),
     /// `deferred_changes[i].resource_change`.
     Deferred(u32),
+    /// `resource_drift[i]`, for a drifted resource the plan has no change for (refresh-only plans,
+    /// driftctl reports, resources deleted outside Terraform). Its row's action is no-op: the plan
+    /// does nothing to it.
+    Drift(u32),
 }
 
 /// One resource instance in the list: indices into the document's tables, no copies of text.
@@ -44,7 +52,7 @@ pub struct ResourceRow {
     pub is_move: bool,
     /// True when the resource is being imported.
     pub is_import: bool,
-    /// True when the resource also appears in `resource_drift`.
+    /// True when the resource also appears in `resource_drift` (or is a drift-only row).
     pub is_drifted: bool,
 }
 
@@ -55,6 +63,8 @@ pub struct Document {
     pub name: String,
     /// Things the user should know about how the file was read.
     pub warnings: Vec<String>,
+    /// What kind of input this was, with what it said that the plan model cannot hold.
+    pub source: Source,
     /// Every resource change and deferred change, grouped by module (root first, then by module
     /// path), in the plan's order within a module.
     pub rows: Vec<ResourceRow>,
@@ -84,6 +94,7 @@ impl Document {
             cell,
             name,
             warnings: Vec::new(),
+            source: Source::Plan,
             rows: Vec::new(),
             modules: Vec::new(),
             resource_types: Vec::new(),
@@ -109,6 +120,27 @@ impl Document {
         match row.source {
             RowSource::Planned(i) => &plan.resource_changes[i as usize],
             RowSource::Deferred(i) => &plan.deferred_changes[i as usize].resource_change,
+            RowSource::Drift(i) => &plan.resource_drift[i as usize],
+        }
+    }
+
+    /// The row's values as the plan leaves them: `(before, after)` of its planned change. A
+    /// drift-only row has no planned change; the object stays as refresh found it, so both sides
+    /// are the drift's `after` (`None` for an object deleted outside Terraform).
+    pub fn values(&self, row: &ResourceRow) -> (Option<&RawValue>, Option<&RawValue>) {
+        let change = &self.change(row).change;
+        match row.source {
+            RowSource::Drift(_) => (change.after, change.after),
+            _ => (change.before, change.after),
+        }
+    }
+
+    /// The sensitivity mirrors matching [`Document::values`].
+    pub fn sensitivity(&self, row: &ResourceRow) -> (Option<&RawValue>, Option<&RawValue>) {
+        let change = &self.change(row).change;
+        match row.source {
+            RowSource::Drift(_) => (change.after_sensitive, change.after_sensitive),
+            _ => (change.before_sensitive, change.after_sensitive),
         }
     }
 
@@ -126,7 +158,33 @@ impl Document {
 
     fn index(&mut self) {
         let plan = self.cell.borrow_dependent();
-        let drifted: HashSet<&str> = plan.resource_drift.iter().map(|d| &*d.address).collect();
+        // Terraform 1.0.0 wrote drift entries without `address` (and without instance keys): those
+        // match every instance of the resource.
+        let mut drifted: HashSet<Cow<str>> = HashSet::new();
+        let mut drifted_resources: HashSet<Cow<str>> = HashSet::new();
+        for d in plan
+            .resource_drift
+            .iter()
+            .filter(|d| !is_unchanged_drift(d))
+        {
+            if d.address.is_empty() {
+                drifted_resources.insert(drift_address(d));
+            } else {
+                drifted.insert(Cow::Borrowed(&*d.address));
+            }
+        }
+        let planned: HashSet<&str> = plan.resource_changes.iter().map(|c| &*c.address).collect();
+        let is_drifted = |c: &ResourceChange| {
+            drifted.contains(&*c.address)
+                || (!drifted_resources.is_empty()
+                    && Address::parse(&c.address)
+                        .is_ok_and(|a| drifted_resources.contains(a.resource_path().as_str())))
+        };
+        // Drifted resources the plan does nothing to get rows of their own. (An address-less 1.0.0
+        // entry without a planned instance has no address to show; the drift view lists it.)
+        let drift_only = plan.resource_drift.iter().enumerate().filter(|(_, d)| {
+            !d.address.is_empty() && !planned.contains(&*d.address) && !is_unchanged_drift(d)
+        });
 
         let changes = plan
             .resource_changes
@@ -138,7 +196,8 @@ impl Document {
                     .iter()
                     .enumerate()
                     .map(|(i, d)| (RowSource::Deferred(i as u32), &d.resource_change)),
-            );
+            )
+            .chain(drift_only.map(|(i, d)| (RowSource::Drift(i as u32), d)));
 
         let module_of = |c: &ResourceChange| -> String {
             match &c.module_address {
@@ -189,14 +248,17 @@ impl Document {
             .iter()
             .map(|(source, c, module)| ResourceRow {
                 source: *source,
-                action: c.change.actions,
+                action: match source {
+                    RowSource::Drift(_) => Action::NoOp,
+                    _ => c.change.actions,
+                },
                 module: module_ix[module.as_str()],
                 resource_type: type_ix[&*c.resource_type],
                 provider: provider_ix[short_provider(&c.provider_name)],
                 is_data: c.mode == Mode::Data,
                 is_move: c.is_move(),
                 is_import: c.change.importing.is_some(),
-                is_drifted: drifted.contains(&*c.address),
+                is_drifted: matches!(source, RowSource::Drift(_)) || is_drifted(c),
             })
             .collect();
         // Stable: keeps the plan's own order (sorted by address) within each module.
@@ -207,6 +269,43 @@ impl Document {
         self.resource_types = types;
         self.providers = providers;
     }
+}
+
+/// True for a drift entry whose values did not change: Terraform 1.0.0 listed every refreshed
+/// resource in `resource_drift` (1.0.1 stopped), so such entries are not drift.
+pub fn is_unchanged_drift(d: &ResourceChange) -> bool {
+    if d.change.actions != Action::Update {
+        return false;
+    }
+    match (d.change.before, d.change.after) {
+        (Some(b), Some(a)) => {
+            b.get() == a.get()
+                || serde_json::from_str::<serde_json::Value>(b.get()).ok()
+                    == serde_json::from_str::<serde_json::Value>(a.get()).ok()
+        }
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// The address of a drift entry; for Terraform 1.0.0's entries without one, the resource address
+/// (no instance key) made from module, mode, type and name.
+pub fn drift_address<'c>(d: &'c ResourceChange) -> Cow<'c, str> {
+    if !d.address.is_empty() {
+        return Cow::Borrowed(&d.address);
+    }
+    let mut s = String::new();
+    if let Some(m) = d.module_address.as_deref().filter(|m| !m.is_empty()) {
+        s.push_str(m);
+        s.push('.');
+    }
+    if d.mode == Mode::Data {
+        s.push_str("data.");
+    }
+    s.push_str(&d.resource_type);
+    s.push('.');
+    s.push_str(&d.name);
+    Cow::Owned(s)
 }
 
 /// `registry.terraform.io/hashicorp/aws` → `hashicorp/aws`; other registries keep their host.

@@ -6,9 +6,11 @@ pub mod address;
 pub mod document;
 pub mod plan;
 pub mod reason;
+pub mod source;
 pub mod text;
 
 pub use action::{Action, ReplaceOrder};
 pub use address::{Address, InstanceKey, ModuleStep};
 pub use document::{Document, ResourceRow, RowSource};
 pub use plan::{Mode, Plan, ResourceChange};
+pub use source::Source;

@@ -1,0 +1,281 @@
+//! `terraform plan -json` logs (JSON Lines) → the plan model.
+//!
+//! Each line is one UI message (`@level`, `@message`, `type`, …; Terraform's "machine-readable UI",
+//! 0.15.3+). `planned_change` and `resource_drift` messages become `resource_changes` and
+//! `resource_drift` entries of an equivalent plan, so every view works on a log; `change_summary`,
+//! `diagnostic` and `version` messages become [`PlanLogFacts`]. A log names actions but carries no
+//! attribute values. Unknown message types and lines that are not JSON are skipped and counted.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::model::source::{ChangeSummary, Diagnostic, PlanLogFacts};
+
+/// True when the text starts like a plan log: its first line is a UI message. Looks only at the
+/// start of the first line, so a one-line plan of many megabytes costs nothing here.
+pub fn looks_like_plan_log(text: &str) -> bool {
+    let first = text.trim_start();
+    let mut end = first.len().min(512);
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &first[..end];
+    head.starts_with('{') && (head.contains("\"@level\"") || head.contains("\"@message\""))
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    terraform: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    change: Option<LogChange<'a>>,
+    #[serde(default)]
+    changes: Option<LogSummary>,
+    #[serde(borrow, default)]
+    diagnostic: Option<LogDiagnostic<'a>>,
+}
+
+#[derive(Deserialize)]
+struct LogChange<'a> {
+    #[serde(borrow)]
+    resource: ResourceAddr<'a>,
+    #[serde(borrow, default)]
+    previous_resource: Option<ResourceAddr<'a>>,
+    #[serde(borrow, default)]
+    action: Cow<'a, str>,
+    #[serde(borrow, default)]
+    reason: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    importing: Option<LogImporting<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ResourceAddr<'a> {
+    #[serde(borrow, default)]
+    addr: Cow<'a, str>,
+    #[serde(borrow, default)]
+    module: Cow<'a, str>,
+    #[serde(borrow, default)]
+    resource: Cow<'a, str>,
+    #[serde(borrow, default)]
+    implied_provider: Cow<'a, str>,
+    #[serde(borrow, default)]
+    resource_type: Cow<'a, str>,
+    #[serde(borrow, default)]
+    resource_name: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct LogImporting<'a> {
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LogSummary {
+    #[serde(default)]
+    add: u64,
+    #[serde(default)]
+    change: u64,
+    #[serde(default)]
+    remove: u64,
+    #[serde(default)]
+    import: u64,
+}
+
+#[derive(Deserialize)]
+struct LogDiagnostic<'a> {
+    #[serde(borrow, default)]
+    severity: Cow<'a, str>,
+    #[serde(borrow, default)]
+    summary: Cow<'a, str>,
+    #[serde(borrow, default)]
+    detail: Cow<'a, str>,
+    #[serde(borrow, default)]
+    address: Option<Cow<'a, str>>,
+    #[serde(default)]
+    range: Option<LogRange>,
+}
+
+#[derive(Deserialize)]
+struct LogRange {
+    #[serde(default)]
+    filename: String,
+    #[serde(default)]
+    start: Option<LogPos>,
+}
+
+#[derive(Deserialize)]
+struct LogPos {
+    #[serde(default)]
+    line: u64,
+}
+
+/// The plan `actions` array for a log action, or `None` for messages that are no resource change
+/// (ephemeral resources' open/renew/close).
+fn plan_actions(action: &str) -> Option<&'static [&'static str]> {
+    Some(match action {
+        "noop" | "move" | "import" => &["no-op"],
+        "create" => &["create"],
+        "read" => &["read"],
+        "update" => &["update"],
+        // The log does not say which order; Terraform's default is delete first.
+        "replace" => &["delete", "create"],
+        "delete" => &["delete"],
+        "remove" => &["forget"],
+        _ => return None,
+    })
+}
+
+/// The plan's `action_reason` for a log reason (the log shortens the replace reasons).
+fn plan_reason(reason: &str) -> Option<&str> {
+    match reason {
+        "" | "unknown" => None,
+        "tainted" => Some("replace_because_tainted"),
+        "requested" => Some("replace_by_request"),
+        "replace_triggered_by" => Some("replace_by_triggers"),
+        "cannot_update" => Some("replace_because_cannot_update"),
+        other => Some(other),
+    }
+}
+
+fn change_json(c: &LogChange) -> Option<Value> {
+    let actions = plan_actions(&c.action)?;
+    let r = &c.resource;
+    let mode = if r.resource.starts_with("data.") {
+        "data"
+    } else {
+        "managed"
+    };
+    let mut change = json!({ "actions": actions });
+    if let Some(importing) = &c.importing {
+        change["importing"] = json!({ "id": importing.id });
+    }
+    let mut entry = json!({
+        "address": r.addr,
+        "mode": mode,
+        "type": r.resource_type,
+        "name": r.resource_name,
+        "provider_name": r.implied_provider,
+        "change": change,
+    });
+    if !r.module.is_empty() {
+        entry["module_address"] = json!(r.module);
+    }
+    if let Some(prev) = &c.previous_resource {
+        entry["previous_address"] = json!(prev.addr);
+    }
+    if let Some(reason) = c.reason.as_deref().and_then(plan_reason) {
+        entry["action_reason"] = json!(reason);
+    }
+    Some(entry)
+}
+
+/// Converts a plan log to the text of an equivalent plan, and the facts the plan cannot hold.
+pub fn convert(text: &str) -> (String, PlanLogFacts) {
+    let mut facts = PlanLogFacts::default();
+    let mut changes: Vec<Value> = Vec::new();
+    let mut drift: Vec<Value> = Vec::new();
+    // A later message about the same address replaces an earlier one.
+    let mut change_at: HashMap<String, usize> = HashMap::new();
+    let mut drift_at: HashMap<String, usize> = HashMap::new();
+
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Ok(msg) = serde_json::from_str::<Message>(line) else {
+            facts.skipped_lines += 1;
+            continue;
+        };
+        match &*msg.kind {
+            "version" => facts.terraform_version = msg.terraform.map(Cow::into_owned),
+            "planned_change" | "resource_drift" => {
+                let Some(entry) = msg.change.as_ref().and_then(change_json) else {
+                    facts.skipped_lines += 1;
+                    continue;
+                };
+                let address = entry["address"].as_str().unwrap_or_default().to_string();
+                let (list, at) = if msg.kind == "planned_change" {
+                    (&mut changes, &mut change_at)
+                } else {
+                    (&mut drift, &mut drift_at)
+                };
+                match at.get(&address) {
+                    Some(&i) => list[i] = entry,
+                    None => {
+                        at.insert(address, list.len());
+                        list.push(entry);
+                    }
+                }
+            }
+            "change_summary" => {
+                facts.change_summary = msg.changes.map(|c| ChangeSummary {
+                    add: c.add,
+                    change: c.change,
+                    remove: c.remove,
+                    import: c.import,
+                })
+            }
+            "diagnostic" => {
+                if let Some(d) = msg.diagnostic {
+                    facts.diagnostics.push(Diagnostic {
+                        severity: d.severity.into_owned(),
+                        summary: d.summary.into_owned(),
+                        detail: d.detail.into_owned(),
+                        address: d.address.map(Cow::into_owned),
+                        location: d.range.map(|r| match r.start {
+                            Some(p) => format!("{}:{}", r.filename, p.line),
+                            None => r.filename,
+                        }),
+                    });
+                }
+            }
+            // Every other type (log, outputs, refresh_*, apply_*, test_*, and future ones) says
+            // nothing the plan model needs.
+            _ => {}
+        }
+    }
+    // Plans list resource changes sorted by address; the log's order is the walk's.
+    changes.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
+    drift.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
+    let errored = facts.diagnostics.iter().any(|d| d.severity == "error");
+    let plan = json!({
+        "format_version": "1.2",
+        "terraform_version": facts.terraform_version,
+        "resource_changes": changes,
+        "resource_drift": drift,
+        "errored": errored,
+    });
+    (plan.to_string(), facts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_start_of_the_first_line_is_looked_at() {
+        assert!(looks_like_plan_log(
+            "{\"@level\":\"info\",\"@message\":\"Terraform 1.9.0\"}\n"
+        ));
+        assert!(!looks_like_plan_log("{\n  \"format_version\": \"1.2\"\n}"));
+        assert!(!looks_like_plan_log("é".repeat(400).as_str()));
+    }
+
+    #[test]
+    fn log_reasons_become_plan_reasons() {
+        assert_eq!(plan_reason("tainted"), Some("replace_because_tainted"));
+        assert_eq!(
+            plan_reason("delete_because_each_key"),
+            Some("delete_because_each_key")
+        );
+        assert_eq!(plan_reason(""), None);
+    }
+}
