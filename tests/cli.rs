@@ -88,10 +88,10 @@ fn bad_input_exits_3_with_the_same_message_as_the_browser() {
         err.trim(),
         "planlens: tests/fixtures/not_json.txt: This is not JSON: key must be a string at line 3, column 5."
     );
-    let (code, _, err) = planlens(&["summary", "tests/fixtures/driftctl.json"]);
+    let (code, _, err) = planlens(&["summary", "tests/fixtures/state.json"]);
     assert_eq!(code, 3);
     assert!(
-        err.contains("driftctl reports are not supported yet"),
+        err.contains("This looks like a Terraform state file, not a plan."),
         "{err}"
     );
     let (code, _, err) = planlens(&["summary", "tests/fixtures/no-such-file.json"]);

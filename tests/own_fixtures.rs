@@ -342,7 +342,7 @@ fn load_error(name: &str) -> LoadError {
 
 #[test]
 fn bad_inputs_get_clear_messages() {
-    let cases: [(&str, &str); 8] = [
+    let cases: [(&str, &str); 6] = [
         (
             "empty.json",
             "The file is empty. Planlens opens the output of `terraform show -json PLANFILE`.",
@@ -358,14 +358,6 @@ fn bad_inputs_get_clear_messages() {
         (
             "state.json",
             "This looks like a Terraform state file, not a plan.",
-        ),
-        (
-            "driftctl.json",
-            "This looks like a driftctl scan report. driftctl reports are not supported yet",
-        ),
-        (
-            "plan_log.jsonl",
-            "This looks like a `terraform plan -json` log (JSON Lines). Plan logs are not supported yet",
         ),
         (
             "random.json",

@@ -6,7 +6,6 @@
 mod common;
 
 use planlens::diff::{DiffNode, Side, diff_change};
-use planlens::load::{LoadError, NotAPlan};
 use planlens::{Summary, load_plan};
 use serde_json::Value;
 
@@ -138,7 +137,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ),
 ];
 
-const DRIFTCTL: &[&str] = &[
+pub const DRIFTCTL: &[&str] = &[
     "driftctl__scan_json_access_denied_alerts.json",
     "driftctl__scan_json_v0_39_computed_fields_alerts.json",
     "driftctl__scan_json_v0_39_with_differences.json",
@@ -183,22 +182,6 @@ fn every_real_plan_loads_with_terraforms_summary_sentence() {
             doc.warnings
         );
         assert_eq!(Summary::of(&doc).sentence(), *sentence, "{name}");
-    }
-}
-
-#[test]
-fn driftctl_reports_are_recognised_and_refused_for_now() {
-    let Some(dir) = common::real_fixtures_dir() else {
-        return;
-    };
-    for name in DRIFTCTL {
-        let err = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap_err();
-        assert_eq!(err, LoadError::NotAPlan(NotAPlan::Driftctl), "{name}");
-        assert!(
-            err.to_string()
-                .contains("driftctl reports are not supported yet"),
-            "{err}"
-        );
     }
 }
 

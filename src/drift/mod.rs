@@ -515,7 +515,7 @@ mod tests {
                 json!({"tags": {"Owner": "a", "kubernetes.io/role": "x"}, "size": 1}),
                 json!({"tags": {"Owner": "b", "kubernetes.io/role": "y"}, "size": 1})
             ),
-            ["tags[\"kubernetes.io/role\"]", "tags.Owner"]
+            ["tags.Owner", "tags[\"kubernetes.io/role\"]"]
         );
         assert_eq!(paths(json!({"l": [1, 2]}), json!({"l": [1]})), ["l"]);
         assert_eq!(paths(json!({"l": [1, 2]}), json!({"l": [1, 3]})), ["l[1]"]);

@@ -283,7 +283,7 @@ pub fn is_unchanged_drift(d: &ResourceChange) -> bool {
                 || serde_json::from_str::<serde_json::Value>(b.get()).ok()
                     == serde_json::from_str::<serde_json::Value>(a.get()).ok()
         }
-        (None, None) => true,
+        // No values (a plan log): nothing says it did not change.
         _ => false,
     }
 }
