@@ -345,7 +345,7 @@ fn bad_inputs_get_clear_messages() {
     let cases: [(&str, &str); 6] = [
         (
             "empty.json",
-            "The file is empty. Planlens opens the output of `terraform show -json PLANFILE`.",
+            "The file is empty. Planlens opens the output of `terraform show -json PLANFILE`, `terraform plan -json` logs and driftctl JSON reports.",
         ),
         (
             "not_json.txt",
