@@ -3,21 +3,26 @@
 //! ```text
 //! planlens summary PLAN.json                     summary sentence, then one line per change
 //! planlens graph PLAN.json [--format dot|json]    the dependency graph (default: dot)
+//! planlens drift FILE [--format text|json]         what changed outside Terraform, with severity
 //! ```
 //! Exit codes: 0 success, 3 the input could not be read as a plan, 64 wrong usage.
 
 use std::io::Write;
 use std::process::ExitCode;
 
+use planlens::drift::Drift;
 use planlens::graph::{DepGraph, EdgeSource};
+use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
-use planlens::model::{Document, RowSource, reason};
+use planlens::model::{Action, Document, RowSource, reason};
 use planlens::{Summary, load_plan};
 
 const USAGE: &str = "usage:
   planlens summary PLAN.json                     summary sentence, then one line per change
   planlens graph PLAN.json [--format dot|json]   dependency graph, edges from dependency to dependent
-PLAN.json comes from `terraform show -json PLANFILE`; - reads standard input.";
+  planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
+PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
+or a driftctl JSON report; - reads standard input.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +38,12 @@ fn main() -> ExitCode {
         | ["graph", "--format", "dot", path] => graph(path, GraphFormat::Dot),
         ["graph", path, "--format", "json"] | ["graph", "--format", "json", path] => {
             graph(path, GraphFormat::Json)
+        }
+        ["drift", path]
+        | ["drift", path, "--format", "text"]
+        | ["drift", "--format", "text", path] => drift(path, false),
+        ["drift", path, "--format", "json"] | ["drift", "--format", "json", path] => {
+            drift(path, true)
         }
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
@@ -153,4 +164,105 @@ fn summary(path: &str) -> ExitCode {
         Ok(())
     })();
     finish(result)
+}
+
+fn drift(path: &str, json: bool) -> ExitCode {
+    let doc = match open_or_report(path) {
+        Ok(doc) => doc,
+        Err(code) => return code,
+    };
+    let drift = Drift::of(&doc);
+    let facts = match &doc.source {
+        Source::Driftctl(facts) => Some(facts),
+        _ => None,
+    };
+    let text = if json {
+        let mut out = serde_json::json!({
+            "drifted": drift.resources.iter().map(|r| serde_json::json!({
+                "address": r.address,
+                "severity": r.severity.key(),
+                "action": r.action.names().join(","),
+                "attributes": r.attribute_paths(),
+                "plan": r.effect.key(),
+            })).collect::<Vec<_>>(),
+            "minor": drift.minor,
+            "structural": drift.structural,
+        });
+        if let Some(f) = facts {
+            out["unmanaged"] = f.unmanaged.into();
+            out["missing"] = f.missing.into();
+            out["managed"] = f.managed.into();
+            out["coverage"] = f.coverage.into();
+            out["unmanaged_resources"] = f
+                .unmanaged_resources
+                .iter()
+                .map(|(t, id)| serde_json::json!({ "type": t, "id": id }))
+                .collect();
+            out["alerts"] = f.alerts.iter().map(|(_, m)| m.clone()).collect();
+        }
+        out.to_string() + "\n"
+    } else {
+        drift_text(&drift, facts)
+    };
+    finish(std::io::stdout().lock().write_all(text.as_bytes()))
+}
+
+fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>) -> String {
+    let mut out = String::new();
+    if let Some(f) = facts {
+        out.push_str(&format!(
+            "driftctl scan ({}): {} resources, {} managed, {} unmanaged, {} missing{}; coverage {} %\n",
+            f.format,
+            f.total_resources,
+            f.managed,
+            f.unmanaged,
+            f.missing,
+            f.changed.map(|c| format!(", {c} changed")).unwrap_or_default(),
+            f.coverage
+        ));
+        for (_, message) in &f.alerts {
+            out.push_str(&format!("alert: {}\n", visible(message)));
+        }
+    }
+    match drift.note() {
+        Some(note) => out.push_str(&(note + "\n")),
+        None => out.push_str("No drift: nothing changed outside of Terraform.\n"),
+    }
+    for r in &drift.resources {
+        let what = if r.action == Action::Delete {
+            " (deleted outside Terraform)".to_string()
+        } else if !r.values_known {
+            String::new()
+        } else {
+            let mut paths = r.attribute_paths();
+            if r.more_attributes > 0 {
+                paths.push(format!("{} more", r.more_attributes));
+            }
+            format!(" ({})", visible(&paths.join(", ")))
+        };
+        // A driftctl report has no plan to say anything about.
+        let effect = match facts {
+            Some(_) => String::new(),
+            None => format!(" — {}", r.effect.sentence()),
+        };
+        out.push_str(&format!(
+            "{:<10} {}{what}{effect}\n",
+            r.severity.key(),
+            visible(&r.address),
+        ));
+    }
+    if let Some(f) = facts {
+        for (t, id) in &f.unmanaged_resources {
+            out.push_str(&format!(
+                "{:<10} {} {}\n",
+                "unmanaged",
+                visible(t),
+                visible(id)
+            ));
+        }
+    }
+    if !drift.resources.is_empty() {
+        out.push_str(&format!("{}\n", drift.totals()));
+    }
+    out
 }
