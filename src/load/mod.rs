@@ -157,6 +157,7 @@ fn load_plan_log(text: &str, name: &str) -> Result<Document, LoadError> {
     }
     doc.warnings = warnings;
     doc.source = Source::PlanLog(facts);
+    doc.original = Some(text.to_string());
     Ok(doc)
 }
 
@@ -169,6 +170,7 @@ fn load_driftctl(text: &str, name: &str) -> Result<Document, LoadError> {
     })?;
     let mut doc = parse_converted(plan_text, name, "driftctl report")?;
     doc.source = Source::Driftctl(facts);
+    doc.original = Some(text.to_string());
     Ok(doc)
 }
 

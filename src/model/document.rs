@@ -65,6 +65,9 @@ pub struct Document {
     pub warnings: Vec<String>,
     /// What kind of input this was, with what it said that the plan model cannot hold.
     pub source: Source,
+    /// The file's own text when it was converted (plan logs, driftctl reports); `text()` is then
+    /// the equivalent plan.
+    pub original: Option<String>,
     /// Every resource change and deferred change, grouped by module (root first, then by module
     /// path), in the plan's order within a module.
     pub rows: Vec<ResourceRow>,
@@ -95,6 +98,7 @@ impl Document {
             name,
             warnings: Vec::new(),
             source: Source::Plan,
+            original: None,
             rows: Vec::new(),
             modules: Vec::new(),
             resource_types: Vec::new(),
@@ -112,6 +116,11 @@ impl Document {
     /// The file's text.
     pub fn text(&self) -> &str {
         self.cell.borrow_owner()
+    }
+
+    /// The text as the user gave it (to keep for a reload, or to share).
+    pub fn source_text(&self) -> &str {
+        self.original.as_deref().unwrap_or(self.text())
     }
 
     /// The change a row shows.

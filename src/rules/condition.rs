@@ -246,8 +246,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .all(|(k, a)| y.get(k).is_some_and(|b| json_eq(a, b)))
         }
         _ => a == b,
@@ -258,7 +257,11 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 #[derive(Debug, Clone)]
 pub(crate) enum AttributeTest {
     /// An operator on `before.X` or `after.X`.
-    Value { side: Side, steps: Vec<Step>, op: Op },
+    Value {
+        side: Side,
+        steps: Vec<Step>,
+        op: Op,
+    },
     /// `changed = true/false` on `X`: before and after differ there.
     Changed { steps: Vec<Step>, want: bool },
 }
@@ -332,9 +335,11 @@ mod tests {
         assert!(!delete.matches(ctf, false, false));
         assert!(!delete.matches(Action::Forget, false, false));
         let create = set(&["create"]);
-        assert!([Action::Create, dtc, ctd, ctf]
-            .iter()
-            .all(|a| create.matches(*a, false, false)));
+        assert!(
+            [Action::Create, dtc, ctd, ctf]
+                .iter()
+                .all(|a| create.matches(*a, false, false))
+        );
         let forget = set(&["forget"]);
         assert!(forget.matches(ctf, false, false) && forget.matches(Action::Forget, false, false));
         assert!(!forget.matches(ctd, false, false));

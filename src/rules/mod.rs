@@ -319,8 +319,15 @@ mod tests {
                 "minor-drift",
             ]
         );
-        assert!(set.rules().iter().all(|r| r.is_builtin() && r.description().is_some()));
-        assert!(set.rule("too-many-destroys").is_some_and(Rule::is_aggregate));
+        assert!(
+            set.rules()
+                .iter()
+                .all(|r| r.is_builtin() && r.description().is_some())
+        );
+        assert!(
+            set.rule("too-many-destroys")
+                .is_some_and(Rule::is_aggregate)
+        );
     }
 
     #[test]

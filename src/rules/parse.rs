@@ -147,8 +147,13 @@ fn kind(value: &DeValue) -> &'static str {
     }
 }
 
-/// Parses one rule file. `builtin` marks the rules as the built-in pack's.
-pub(crate) fn parse_file<'t>(text: &'t str, builtin: bool) -> Result<ParsedFile, Errors<'t>> {
+/// Parses one rule file. `builtin_pack`: the built-in rules a user's file runs alongside (their ids
+/// are taken); `None` when `text` is the built-in pack itself.
+pub(crate) fn parse_file<'t>(
+    text: &'t str,
+    builtin_pack: Option<&[Rule]>,
+) -> Result<ParsedFile, Errors<'t>> {
+    let builtin = builtin_pack.is_none();
     let mut p = Parser {
         text,
         errors: Errors::new(text),
@@ -174,7 +179,10 @@ pub(crate) fn parse_file<'t>(text: &'t str, builtin: bool) -> Result<ParsedFile,
                 DeValue::Boolean(b) => file.include_builtin = *b,
                 other => p.error(
                     value.span().start,
-                    format!("include_builtin must be true or false, found {}", kind(other)),
+                    format!(
+                        "include_builtin must be true or false, found {}",
+                        kind(other)
+                    ),
                 ),
             },
             "rule" => match value.get_ref() {
@@ -182,8 +190,7 @@ pub(crate) fn parse_file<'t>(text: &'t str, builtin: bool) -> Result<ParsedFile,
                     for item in items.iter() {
                         match item.get_ref() {
                             DeValue::Table(table) => {
-                                if let Some((rule, id_span)) = p.rule(item.span(), table, builtin)
-                                {
+                                if let Some((rule, id_span)) = p.rule(item.span(), table, builtin) {
                                     file.rules.push(rule);
                                     file.id_spans.push(id_span);
                                 }
@@ -207,6 +214,21 @@ pub(crate) fn parse_file<'t>(text: &'t str, builtin: bool) -> Result<ParsedFile,
         }
     }
     check_duplicates(&file, &mut p.errors);
+    if let (true, Some(pack)) = (file.include_builtin, builtin_pack) {
+        for (rule, span) in file.rules.iter().zip(&file.id_spans) {
+            if pack.iter().any(|b| b.id == rule.id) {
+                p.errors.push(
+                    span.start,
+                    Some(&rule.id),
+                    format!(
+                        "rule id \"{}\" is taken by the built-in pack; rename the rule, or set \
+                         include_builtin = false to replace the pack",
+                        rule.id
+                    ),
+                );
+            }
+        }
+    }
     if p.errors.is_empty() {
         Ok(file)
     } else {
@@ -221,7 +243,10 @@ fn check_duplicates(file: &ParsedFile, errors: &mut Errors) {
             errors.push(
                 file.id_spans[i].start,
                 Some(&rule.id),
-                format!("duplicate rule id \"{}\" (first used on line {line})", rule.id),
+                format!(
+                    "duplicate rule id \"{}\" (first used on line {line})",
+                    rule.id
+                ),
             );
         }
     }
@@ -388,7 +413,9 @@ impl<'t> Parser<'t> {
                         if severity.is_none() {
                             self.error(
                                 value.span().start,
-                                format!("unknown severity \"{s}\"; expected one of deny, warn, info"),
+                                format!(
+                                    "unknown severity \"{s}\"; expected one of deny, warn, info"
+                                ),
                             );
                         }
                     }
@@ -472,15 +499,16 @@ impl<'t> Parser<'t> {
         if severity.is_none() && !entries.iter().any(|(k, _)| k.get_ref() == "severity") {
             self.error(
                 span.start,
-                "the rule has no severity; add severity = \"deny\", \"warn\" or \"info\"".to_string(),
+                "the rule has no severity; add severity = \"deny\", \"warn\" or \"info\""
+                    .to_string(),
             );
         }
-        let template = match message {
+        let template = match &message {
             Some((text, at)) => match Template::parse(text, count.is_some()) {
                 Ok(t) => Some(t),
                 Err(problems) => {
                     for (offset, msg) in problems {
-                        let offset = offset_in_string(self.text, &at, text, offset);
+                        let offset = offset_in_string(self.text, at, text, offset);
                         self.error(offset, msg);
                     }
                     None
@@ -530,7 +558,10 @@ impl<'t> Parser<'t> {
                         DeValue::Table(t) => out.push((item.span(), t)),
                         other => self.error(
                             item.span().start,
-                            format!("each {what} condition must be a table, found {}", kind(other)),
+                            format!(
+                                "each {what} condition must be a table, found {}",
+                                kind(other)
+                            ),
                         ),
                     }
                 }
@@ -681,7 +712,10 @@ impl<'t> Parser<'t> {
     fn variable(&mut self, span: Range<usize>, table: &DeTable) -> Option<VariableTest> {
         let c = self.condition(span, table, ConditionKind::Variable)?;
         if c.subject.is_empty() {
-            self.error(c.subject_span.start, "the variable name is empty".to_string());
+            self.error(
+                c.subject_span.start,
+                "the variable name is empty".to_string(),
+            );
             return None;
         }
         Some(VariableTest {
@@ -875,7 +909,8 @@ impl<'t> Parser<'t> {
             [_, (at, _), ..] => {
                 self.error(
                     at.start,
-                    "count takes exactly one comparison; write a separate rule for each".to_string(),
+                    "count takes exactly one comparison; write a separate rule for each"
+                        .to_string(),
                 );
                 None
             }

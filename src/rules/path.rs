@@ -135,7 +135,9 @@ fn bracket_at(text: &str, start: usize) -> Result<(Step, usize), (usize, String)
         }
         return Err((start, "unclosed quoted key in the path".to_string()));
     }
-    let len = rest.find(']').ok_or((start, "unclosed \"[\" in the path".to_string()))?;
+    let len = rest
+        .find(']')
+        .ok_or((start, "unclosed \"[\" in the path".to_string()))?;
     let index = rest[..len].parse::<usize>().map_err(|_| {
         (
             inner,

@@ -63,7 +63,10 @@ impl Template {
                 continue;
             }
             let Some(close) = tail.find('}') else {
-                errors.push((offset + at, "unclosed \"{\" in the message (write {{ for a literal brace)".to_string()));
+                errors.push((
+                    offset + at,
+                    "unclosed \"{\" in the message (write {{ for a literal brace)".to_string(),
+                ));
                 rest = "";
                 break;
             };
@@ -144,8 +147,11 @@ mod tests {
 
     #[test]
     fn placeholders_and_braces() {
-        let t = Template::parse("Instance {address} of {{type}} {after.tags[\"a.b\"]}}", false)
-            .unwrap();
+        let t = Template::parse(
+            "Instance {address} of {{type}} {after.tags[\"a.b\"]}}",
+            false,
+        )
+        .unwrap();
         assert_eq!(
             t.pieces,
             vec![
@@ -164,8 +170,15 @@ mod tests {
     #[test]
     fn errors_point_at_the_placeholder() {
         let e = Template::parse("ok {address} then {adress} and {var.}", false).unwrap_err();
-        assert_eq!(e.iter().map(|(at, _)| *at).collect::<Vec<_>>(), vec![18, 31]);
-        assert!(e[0].1.contains("unknown placeholder {adress}"), "{}", e[0].1);
+        assert_eq!(
+            e.iter().map(|(at, _)| *at).collect::<Vec<_>>(),
+            vec![18, 31]
+        );
+        assert!(
+            e[0].1.contains("unknown placeholder {adress}"),
+            "{}",
+            e[0].1
+        );
         let e = Template::parse("More than {count}: {address}", true).unwrap_err();
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].0, 19);

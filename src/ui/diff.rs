@@ -64,10 +64,32 @@ pub fn DiffPanel() -> impl IntoView {
         if change.index_unknown {
             facts.push(("deferred", "The instance key is not known yet.".to_string()));
         }
-        if row.is_drifted {
+        let drift_only = matches!(row.source, RowSource::Drift(_));
+        if let Some(d) = loaded.drift.for_row(r as usize) {
             facts.push((
                 "drift",
-                "Changed outside Terraform (drift) before this plan.".to_string(),
+                format!(
+                    "Changed outside Terraform ({} drift). {}{}",
+                    d.severity.key(),
+                    if drift_only { "" } else { d.effect.sentence() },
+                    " See the Drift tab."
+                ),
+            ));
+        }
+        if drift_only {
+            facts.push((
+                "drift-only",
+                "The plan does not change this resource; below is what changed outside Terraform."
+                    .to_string(),
+            ));
+        }
+        let has_values = doc.source.has_values();
+        if !has_values {
+            facts.push((
+                "no-values",
+                "A plan log names the action but carries no attribute values: open \
+                 `terraform show -json` of the saved plan for the diff."
+                    .to_string(),
             ));
         }
         let tree = diff_change(&change.change);
@@ -94,6 +116,7 @@ pub fn DiffPanel() -> impl IntoView {
                             .map(|(k, text)| view! { <li class=format!("fact fact-{k}") data-testid=format!("fact-{k}")>{text}</li> })
                             .collect_view()}
                     </ul>
+                    {has_values.then(|| view! {
                     <label class="toggle">
                         <input
                             type="checkbox"
@@ -107,6 +130,7 @@ pub fn DiffPanel() -> impl IntoView {
                         Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
                         Err(e) => view! { <p class="load-error">{format!("Cannot show this change: {e}")}</p> }.into_any(),
                     }}
+                    })}
                 </aside>
             }
             .into_any(),

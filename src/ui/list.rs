@@ -332,8 +332,10 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
             if row.is_import {
                 marks.push(("import", "import"));
             }
-            if row.is_drifted {
-                marks.push(("drift", "drifted"));
+            match loaded.drift.for_row(r as usize).map(|d| d.severity) {
+                Some(crate::drift::Severity::Structural) => marks.push(("drift", "drifted")),
+                Some(crate::drift::Severity::Minor) => marks.push(("drift-minor", "tags drifted")),
+                None => {}
             }
             if change.deposed.is_some() {
                 marks.push(("deposed", "deposed"));

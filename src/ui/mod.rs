@@ -5,6 +5,7 @@
 //! they render and derive the rest.
 
 mod diff;
+mod drift;
 mod graph;
 mod landing;
 mod list;
@@ -35,6 +36,8 @@ pub struct Loaded {
     pub outputs: Vec<OutputRow>,
     /// Check results.
     pub checks: Vec<CheckRow>,
+    /// What drifted, graded.
+    pub drift: crate::drift::Drift,
     /// Where it came from, for the URL fragment.
     pub source: PlanSource,
 }
@@ -66,6 +69,8 @@ pub enum Tab {
     Resources,
     /// The dependency graph.
     Graph,
+    /// What changed outside Terraform.
+    Drift,
     /// Output changes.
     Outputs,
     /// Check results.
@@ -77,6 +82,7 @@ impl Tab {
         match self {
             Tab::Resources => "resources",
             Tab::Graph => "graph",
+            Tab::Drift => "drift",
             Tab::Outputs => "outputs",
             Tab::Checks => "checks",
         }
@@ -85,6 +91,7 @@ impl Tab {
     fn from_key(key: &str) -> Tab {
         match key {
             "graph" => Tab::Graph,
+            "drift" => Tab::Drift,
             "outputs" => Tab::Outputs,
             "checks" => Tab::Checks,
             _ => Tab::Resources,
@@ -242,7 +249,7 @@ pub fn App() -> impl IntoView {
                     <input
                         type="file"
                         data-testid="plan-file"
-                        accept=".json,application/json"
+                        accept=".json,.jsonl,.log,application/json"
                         class="visually-hidden"
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -293,6 +300,7 @@ fn Tabs() -> impl IntoView {
         <nav class="tabs" role="tablist">
             {tab_button(Tab::Resources, "Resources", None)}
             {tab_button(Tab::Graph, "Graph", None)}
+            {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || count(|l| l.drift.resources.len()))))}
             {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || count(|l| l.outputs.len()))))}
             {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}
         </nav>
@@ -304,6 +312,7 @@ fn Tabs() -> impl IntoView {
                 </div>
             }.into_any(),
             Tab::Graph => view! { <graph::GraphPanel /> }.into_any(),
+            Tab::Drift => view! { <drift::DriftPanel /> }.into_any(),
             Tab::Outputs => view! { <panels::OutputsPanel /> }.into_any(),
             Tab::Checks => view! { <panels::ChecksPanel /> }.into_any(),
         }}

@@ -212,7 +212,11 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     } else {
         forget_kept();
     }
+    // Drift reports and refresh-only plans are about drift: open them there.
+    let drift_first = matches!(doc.source, crate::model::Source::Driftctl(_))
+        || crate::drift::is_refresh_only(&doc);
     let loaded = Loaded {
+        drift: crate::drift::Drift::of(&doc),
         summary: Summary::of(&doc),
         outputs: output_rows(&doc),
         checks: check_rows(&doc),
@@ -232,8 +236,12 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     state.graph.reset();
     state.loaded.set(Some(Arc::new(loaded)));
     state.select(selected);
-    if selected.is_none() && pending.is_none() && state.tab.get_untracked() != Tab::Graph {
-        state.tab.set(Tab::Resources);
+    if selected.is_none() && pending.is_none() {
+        if drift_first {
+            state.tab.set(Tab::Drift);
+        } else if !matches!(state.tab.get_untracked(), Tab::Graph) {
+            state.tab.set(Tab::Resources);
+        }
     }
     measure_after_paint();
 }
@@ -248,8 +256,8 @@ fn keep_for_reload(doc: &crate::model::Document) {
     let Some(storage) = session_storage() else {
         return;
     };
-    if doc.text().len() <= KEEP_FOR_RELOAD_BELOW
-        && storage.set_item("planlens:plan", doc.text()).is_ok()
+    if doc.source_text().len() <= KEEP_FOR_RELOAD_BELOW
+        && storage.set_item("planlens:plan", doc.source_text()).is_ok()
         && storage.set_item("planlens:name", &doc.name).is_ok()
     {
         return;

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::AppState;
 use crate::checks::CheckStatus;
+use crate::model::Source;
 use crate::model::text::visible;
 
 /// Summary of the open plan.
@@ -28,13 +29,57 @@ pub fn SummaryPanel() -> impl IntoView {
                     }
                 })
             };
-            let version = format!(
-                "{} · format {}",
-                plan.terraform_version
-                    .as_deref()
-                    .map_or("Terraform version not recorded".to_string(), |v| format!("Terraform {}", visible(v))),
-                plan.format_version.as_deref().map_or("?".to_string(), visible),
-            );
+            let terraform = plan
+                .terraform_version
+                .as_deref()
+                .map_or("Terraform version not recorded".to_string(), |v| format!("Terraform {}", visible(v)));
+            let version = match &l.doc.source {
+                Source::Plan => format!(
+                    "{terraform} · format {}",
+                    plan.format_version.as_deref().map_or("?".to_string(), visible),
+                ),
+                Source::PlanLog(_) => format!("{terraform} · terraform plan -json log (no attribute values)"),
+                Source::Driftctl(f) => format!("driftctl report, {}", f.format),
+            };
+            let sentence = match &l.doc.source {
+                Source::Driftctl(f) => format!(
+                    "driftctl: {} resources, {} managed, {} unmanaged, {} missing{}; coverage {} %.",
+                    f.total_resources,
+                    f.managed,
+                    f.unmanaged,
+                    f.missing,
+                    f.changed.map(|c| format!(", {c} changed")).unwrap_or_default(),
+                    f.coverage
+                ),
+                _ => s.sentence(),
+            };
+            let diagnostics = match &l.doc.source {
+                Source::PlanLog(f) => f
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity != "error")
+                    .map(|d| {
+                        let at = d.location.as_deref().map(|l| format!(" ({})", visible(l))).unwrap_or_default();
+                        view! {
+                            <div class="banner banner-info" data-testid="log-diagnostic">
+                                {format!("Terraform {}: {}{at}", d.severity, visible(&d.summary))}
+                            </div>
+                        }
+                    })
+                    .collect_view()
+                    .into_any(),
+                _ => ().into_any(),
+            };
+            let drift = &l.drift;
+            let drift_note = drift.note().map(|note| view! {
+                <p class="drift-note" data-testid="summary-drift-note">
+                    {note}
+                    " "
+                    <button class="link-button" data-testid="open-drift" on:click=move |_| state.tab.set(super::Tab::Drift)>
+                        {format!("{} structural, {} minor →", drift.structural, drift.minor)}
+                    </button>
+                </p>
+            });
             let errored = plan.errored.then(|| view! {
                 <div class="banner banner-danger" data-testid="banner-errored">
                     "Planning errored: this plan is partial and cannot be applied. Fix the errors and plan again."
@@ -56,17 +101,18 @@ pub fn SummaryPanel() -> impl IntoView {
                     {errored}
                     {incomplete}
                     {warnings}
+                    {diagnostics}
                     <div class="summary-main">
-                        <p class="sentence" data-testid="plan-summary">{s.sentence()}</p>
+                        <p class="sentence" data-testid="plan-summary">{sentence}</p>
                         <span class="versions" data-testid="plan-versions">{version}</span>
                     </div>
+                    {drift_note}
                     <div class="chips">
                         {chip(s.replace, "to replace", "replace")}
                         {chip(s.moves, "moved", "move")}
                         {chip(s.import, "to import", "import")}
                         {chip(s.reads, "data reads", "read")}
                         {chip(s.deferred, "deferred", "deferred")}
-                        {chip(s.drifted, "drifted outside Terraform", "drift")}
                         {chip(s.output_changes, "output changes", "output")}
                         {chip(failing_checks, "checks failing", "check-fail")}
                         <span class="chip chip-muted">

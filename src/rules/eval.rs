@@ -1,0 +1,473 @@
+//! Evaluation: a [`RuleSet`] against an [`Input`] → findings and a verdict.
+//!
+//! Cost is kept proportional to what the rules ask for. Selectors (action, mode, drift, globs) are
+//! compared first; a resource's `before`/`after` JSON is read only when it passed them and an
+//! attribute condition or a message needs a value. Even then only the top level is indexed (once
+//! per resource and side, cached for the whole evaluation) and only the attribute asked for is
+//! parsed, so a 2 KB resource with a long `user_data` costs one scan, not a tree of allocations.
+
+use std::borrow::Cow;
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::condition::{AttributeTest, json_eq};
+use super::input::{Input, Resource};
+use super::path::{self, Side, Step};
+use super::template::Piece;
+use super::{Rule, RuleSet};
+use crate::model::Action;
+
+/// How serious a rule's finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleSeverity {
+    /// Worth knowing; does not change the verdict.
+    Info,
+    /// Look before applying: the verdict is at least "warn".
+    Warn,
+    /// Needs someone's approval: the verdict is "needs approval".
+    Deny,
+}
+
+impl RuleSeverity {
+    /// The name used in rule files, JSON output and CSS: `info`, `warn`, `deny`.
+    pub fn key(self) -> &'static str {
+        match self {
+            RuleSeverity::Info => "info",
+            RuleSeverity::Warn => "warn",
+            RuleSeverity::Deny => "deny",
+        }
+    }
+
+    /// The severity for a [`RuleSeverity::key`].
+    pub fn from_key(key: &str) -> Option<RuleSeverity> {
+        [RuleSeverity::Info, RuleSeverity::Warn, RuleSeverity::Deny]
+            .into_iter()
+            .find(|s| s.key() == key)
+    }
+}
+
+/// The verdict on the whole plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// No deny or warn finding.
+    Pass,
+    /// At least one warn finding and no deny.
+    Warn,
+    /// At least one deny finding.
+    NeedsApproval,
+}
+
+impl Verdict {
+    /// Stable name for JSON, CSS and exit-code mapping: `pass`, `warn`, `needs-approval`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Warn => "warn",
+            Verdict::NeedsApproval => "needs-approval",
+        }
+    }
+
+    /// How a person would say it: `pass`, `warn`, `needs approval`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Warn => "warn",
+            Verdict::NeedsApproval => "needs approval",
+        }
+    }
+}
+
+/// One rule firing, on one resource or (for aggregates) on the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule's id.
+    pub rule_id: String,
+    /// The rule's severity.
+    pub severity: RuleSeverity,
+    /// The rule's message with its placeholders filled in (sensitive values masked).
+    pub message: String,
+    /// Index into [`Input::resources`]; `None` for an aggregate's plan-level finding.
+    pub resource: Option<usize>,
+}
+
+/// The result of [`evaluate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Deny first, then warn, then info; within a severity by rule order, then resource order.
+    pub findings: Vec<Finding>,
+    /// The verdict on the plan.
+    pub verdict: Verdict,
+    /// How many rules were evaluated (the whole set).
+    pub rules_run: usize,
+}
+
+impl Evaluation {
+    /// The number of findings of one severity.
+    pub fn count(&self, severity: RuleSeverity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+
+    /// The findings about one resource (an index into [`Input::resources`]).
+    pub fn for_resource(&self, index: usize) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(move |f| f.resource == Some(index))
+    }
+
+    /// The plan-level findings (of aggregate rules).
+    pub fn for_plan(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.resource.is_none())
+    }
+
+    /// The worst severity found for each of `resources` resources, in one pass (for list badges).
+    pub fn worst_by_resource(&self, resources: usize) -> Vec<Option<RuleSeverity>> {
+        let mut worst = vec![None; resources];
+        for f in &self.findings {
+            if let Some(slot) = f.resource.and_then(|i| worst.get_mut(i)) {
+                *slot = (*slot).max(Some(f.severity));
+            }
+        }
+        worst
+    }
+}
+
+/// Runs every rule of `rules` against `input`. `labels` are values the user set for this plan
+/// (e.g. `environment` = `prod`); they override plan variables of the same name.
+pub fn evaluate(
+    input: &Input<'_>,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+) -> Evaluation {
+    let mut ev = Evaluator {
+        input,
+        labels,
+        values: Vec::new(),
+    };
+    let mut findings = Vec::new();
+    for rule in rules.rules() {
+        let plan_holds = rule
+            .variables
+            .iter()
+            .all(|v| v.op.test(ev.variable(&v.name).as_deref()));
+        if !plan_holds {
+            continue;
+        }
+        match rule.count {
+            Some(test) => {
+                let n = (0..input.resources.len())
+                    .filter(|&i| ev.matches(rule, i))
+                    .count();
+                if test.holds(n as u64) {
+                    findings.push(Finding {
+                        rule_id: rule.id.clone(),
+                        severity: rule.severity,
+                        message: ev.render(rule, None, n),
+                        resource: None,
+                    });
+                }
+            }
+            None => {
+                for i in 0..input.resources.len() {
+                    if ev.matches(rule, i) {
+                        findings.push(Finding {
+                            rule_id: rule.id.clone(),
+                            severity: rule.severity,
+                            message: ev.render(rule, Some(i), 0),
+                            resource: Some(i),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // Stable: rule order, then resource order, stays within each severity.
+    findings.sort_by_key(|f| Reverse(f.severity));
+    let verdict = match findings.first().map(|f| f.severity) {
+        Some(RuleSeverity::Deny) => Verdict::NeedsApproval,
+        Some(RuleSeverity::Warn) => Verdict::Warn,
+        _ => Verdict::Pass,
+    };
+    Evaluation {
+        findings,
+        verdict,
+        rules_run: rules.rules().len(),
+    }
+}
+
+/// A resource's `before` or `after`, as far as it has been read.
+enum Parsed<'a> {
+    /// No value (or `null`).
+    Absent,
+    /// An object: its top-level keys with their values still raw.
+    Object(Vec<(Cow<'a, str>, &'a RawValue)>),
+    /// Anything else (rare: values are objects for every resource type).
+    Other(Value),
+}
+
+struct Evaluator<'i, 'a> {
+    input: &'i Input<'a>,
+    labels: &'i BTreeMap<String, String>,
+    /// Per resource, per side: the parsed top level, filled on first use. Empty until a rule
+    /// needs a value, so selector-only rule sets allocate nothing per resource.
+    values: Vec<[Option<Parsed<'a>>; 2]>,
+}
+
+impl<'a> Evaluator<'_, 'a> {
+    /// The label or variable `name`; `None` when missing (absent or null).
+    fn variable(&self, name: &str) -> Option<Cow<'_, Value>> {
+        if let Some(label) = self.labels.get(name) {
+            return Some(Cow::Owned(Value::String(label.clone())));
+        }
+        self.input
+            .variables
+            .get(name)
+            .filter(|v| !v.is_null())
+            .map(Cow::Borrowed)
+    }
+
+    /// True when resource `i` passes the rule's selectors and attribute conditions.
+    fn matches(&mut self, rule: &Rule, i: usize) -> bool {
+        let input = self.input;
+        let r = &input.resources[i];
+        selected(rule, r)
+            && rule.attributes.iter().all(|test| match test {
+                AttributeTest::Value { side, steps, op } => {
+                    op.test(self.value(i, *side, steps).as_ref())
+                }
+                AttributeTest::Changed { steps, want } => {
+                    let before = self.value(i, Side::Before, steps);
+                    let after = self.value(i, Side::After, steps);
+                    let changed = match (&before, &after) {
+                        (None, None) => false,
+                        (Some(b), Some(a)) => !json_eq(b, a),
+                        _ => true,
+                    };
+                    changed == *want
+                }
+            })
+    }
+
+    /// The value at `steps` on one side of resource `i`; `None` when missing or null.
+    fn value(&mut self, i: usize, side: Side, steps: &[Step]) -> Option<Value> {
+        let input = self.input;
+        let resource = &input.resources[i];
+        let raw = match side {
+            Side::Before => resource.before,
+            Side::After => resource.after,
+        };
+        if steps.is_empty() {
+            // The whole value: nothing to gain from the index.
+            return parse_value(raw?);
+        }
+        if self.values.is_empty() {
+            self.values = (0..self.input.resources.len())
+                .map(|_| [None, None])
+                .collect();
+        }
+        let slot = &mut self.values[i][side as usize];
+        let parsed = slot.get_or_insert_with(|| index(raw));
+        match parsed {
+            Parsed::Absent => None,
+            Parsed::Object(entries) => {
+                let first = match &steps[0] {
+                    Step::Key(k) => Cow::Borrowed(k.as_str()),
+                    Step::Index(n) => Cow::Owned(n.to_string()),
+                };
+                // JSON objects with a repeated key keep the last one, as serde_json does.
+                let (_, raw) = entries.iter().rev().find(|(k, _)| *k == first)?;
+                let v = parse_value(raw)?;
+                path::take(v, &steps[1..]).filter(|v| !v.is_null())
+            }
+            Parsed::Other(v) => path::lookup(v, steps).filter(|v| !v.is_null()).cloned(),
+        }
+    }
+
+    /// Fills in a rule's message for resource `i` (or, for aggregates, the plan and its count).
+    fn render(&mut self, rule: &Rule, i: Option<usize>, count: usize) -> String {
+        let mut out = String::new();
+        // Sensitivity mirrors are parsed only if the message prints a value.
+        let mut mirrors: Option<[Option<Value>; 2]> = None;
+        for piece in &rule.template.pieces {
+            if let Piece::Text(t) = piece {
+                out.push_str(t);
+                continue;
+            }
+            if let Piece::Count = piece {
+                out.push_str(&count.to_string());
+                continue;
+            }
+            if let Piece::Var(name) = piece {
+                push_value(&mut out, self.variable(name).as_deref());
+                continue;
+            }
+            // Parsing checked that aggregates use only the pieces above.
+            let Some(i) = i else { continue };
+            let input = self.input;
+            let r = &input.resources[i];
+            match piece {
+                Piece::Address => out.push_str(r.address),
+                Piece::Type => out.push_str(r.resource_type),
+                Piece::Name => out.push_str(r.name),
+                Piece::Module if r.module.is_empty() => out.push_str("(root)"),
+                Piece::Module => out.push_str(r.module),
+                Piece::Provider => out.push_str(r.provider),
+                Piece::Action => out.push_str(action_name(r.action)),
+                Piece::Drift => out.push_str(r.drift.map_or("(none)", |d| d.severity.key())),
+                Piece::DriftAttributes => match r.drift {
+                    Some(d) if !d.attributes.is_empty() => out.push_str(&d.attributes.join(", ")),
+                    _ => out.push_str("(none)"),
+                },
+                Piece::Value(side, steps) => {
+                    let [before, after] = mirrors.get_or_insert_with(|| {
+                        [
+                            r.before_sensitive.and_then(parse_value),
+                            r.after_sensitive.and_then(parse_value),
+                        ]
+                    });
+                    // Either side's mark hides the value: Terraform marks both, but a value
+                    // must not leak because one mirror is missing.
+                    if path::is_sensitive(before.as_ref(), steps)
+                        || path::is_sensitive(after.as_ref(), steps)
+                    {
+                        out.push_str("(sensitive)");
+                    } else {
+                        let v = self.value(i, *side, steps);
+                        push_value(&mut out, v.as_ref());
+                    }
+                }
+                Piece::Text(_) | Piece::Count | Piece::Var(_) => {}
+            }
+        }
+        out
+    }
+}
+
+/// The cheap selectors, compared before any value is read.
+fn selected(rule: &Rule, r: &Resource) -> bool {
+    let s = &rule.selectors;
+    s.actions
+        .is_none_or(|a| a.matches(r.action, r.is_import, r.is_move))
+        && s.mode.is_none_or(|m| m == r.mode)
+        && s.drift
+            .is_none_or(|d| d.matches(r.drift.map(|d| d.severity)))
+        && s.types.matches(r.resource_type)
+        && s.modules.matches(r.module)
+        && s.providers.matches(r.provider)
+        && s.addresses.matches(r.address)
+}
+
+/// The action in the vocabulary of `actions = [...]`: every replace order is `replace`.
+fn action_name(action: Action) -> &'static str {
+    match action {
+        Action::Replace(_) => "replace",
+        other => other.key(),
+    }
+}
+
+fn push_value(out: &mut String, value: Option<&Value>) {
+    match value {
+        None | Some(Value::Null) => out.push_str("(unknown)"),
+        Some(Value::String(s)) => out.push_str(s),
+        Some(v) => out.push_str(&v.to_string()),
+    }
+}
+
+/// A raw value parsed; `None` for `null` or (never in a loaded plan) invalid JSON.
+fn parse_value(raw: &RawValue) -> Option<Value> {
+    serde_json::from_str::<Value>(raw.get())
+        .ok()
+        .filter(|v| !v.is_null())
+}
+
+/// Indexes a value's top level without parsing what is under each key.
+fn index(raw: Option<&RawValue>) -> Parsed<'_> {
+    let Some(raw) = raw else {
+        return Parsed::Absent;
+    };
+    match serde_json::from_str::<TopLevel>(raw.get()) {
+        Ok(TopLevel(entries)) => Parsed::Object(entries),
+        // Not an object: parse it whole (null and invalid JSON become absent).
+        Err(_) => parse_value(raw).map_or(Parsed::Absent, Parsed::Other),
+    }
+}
+
+/// An object's top-level entries with their values left raw.
+struct TopLevel<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for TopLevel<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TopVisitor;
+        impl<'de> Visitor<'de> for TopVisitor {
+            type Value = TopLevel<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<TopLevel<'de>, M::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(16));
+                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
+                    entries.push((k, map.next_value::<&'de RawValue>()?));
+                }
+                Ok(TopLevel(entries))
+            }
+        }
+        deserializer.deserialize_map(TopVisitor)
+    }
+}
+
+/// An object key, borrowed from the text unless it has escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_level_index_keeps_values_raw() {
+        let raw: Box<RawValue> =
+            serde_json::from_str(r#"{"a": {"deep": [1, 2]}, "b\"q": "x", "a": 3}"#).unwrap();
+        let Parsed::Object(entries) = index(Some(&raw)) else {
+            panic!("not indexed as an object");
+        };
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_ref()).collect();
+        assert_eq!(keys, ["a", "b\"q", "a"]);
+        assert_eq!(entries[0].1.get(), r#"{"deep": [1, 2]}"#);
+        let null: Box<RawValue> = serde_json::from_str("null").unwrap();
+        assert!(matches!(index(Some(&null)), Parsed::Absent));
+        let list: Box<RawValue> = serde_json::from_str("[1]").unwrap();
+        assert!(matches!(index(Some(&list)), Parsed::Other(_)));
+    }
+
+    #[test]
+    fn verdict_and_severity_names() {
+        assert_eq!(Verdict::NeedsApproval.key(), "needs-approval");
+        assert_eq!(Verdict::NeedsApproval.label(), "needs approval");
+        assert_eq!(RuleSeverity::from_key("warn"), Some(RuleSeverity::Warn));
+        assert!(RuleSeverity::Deny > RuleSeverity::Warn && RuleSeverity::Warn > RuleSeverity::Info);
+    }
+}

@@ -1,0 +1,349 @@
+//! The Drift tab: what changed outside Terraform, graded minor or structural, with what the plan
+//! does about it; for driftctl reports also coverage, unmanaged resources and alerts.
+
+use leptos::prelude::*;
+
+use super::diff::DiffTree;
+use super::{AppState, Tab};
+use crate::diff::diff_change;
+use crate::drift::{AttributeEffect, DriftedResource, PlanEffect, Severity};
+use crate::model::Action;
+use crate::model::source::{DriftctlFacts, Source};
+use crate::model::text::visible;
+
+/// Which drifted resources the list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SeverityFilter {
+    All,
+    Only(Severity),
+}
+
+/// The Drift tab.
+#[component]
+pub fn DriftPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let filter = RwSignal::new(SeverityFilter::All);
+    move || {
+        let loaded = state.loaded.get()?;
+        let drift = &loaded.drift;
+        let driftctl = match &loaded.doc.source {
+            Source::Driftctl(f) => Some(view! { <DriftctlFigures facts=f.clone() /> }),
+            _ => None,
+        };
+        let refresh_only = crate::drift::is_refresh_only(&loaded.doc).then(|| view! {
+            <p class="banner banner-info" data-testid="refresh-only">
+                "This is a refresh-only plan: Terraform will not undo these changes. Applying it records \
+                 the values above in the state."
+            </p>
+        });
+        let no_values = (!loaded.doc.source.has_values() && !drift.resources.is_empty()).then(|| view! {
+            <p class="fine">
+                "A plan log says which resources drifted but not which attributes; they count as \
+                 structural. Open `terraform show -json` of the saved plan for the attributes."
+            </p>
+        });
+        if drift.resources.is_empty() {
+            return Some(
+                view! {
+                    <section class="panel drift-panel" data-testid="drift-panel">
+                        {driftctl}
+                        <p class="panel-empty" data-testid="no-drift">
+                            "No drift: nothing changed outside of Terraform."
+                        </p>
+                    </section>
+                }
+                .into_any(),
+            );
+        }
+        let note = drift.note().unwrap_or_default();
+        let count_button = move |f: SeverityFilter, label: String| {
+            view! {
+                <button
+                    class="chip-button"
+                    aria-pressed=move || (filter.get() == f).to_string()
+                    on:click=move |_| filter.set(f)
+                >
+                    {label}
+                </button>
+            }
+        };
+        let items = move || {
+            let loaded = state.loaded.get()?;
+            let shown: Vec<AnyView> = loaded
+                .drift
+                .resources
+                .iter()
+                .filter(|r| match filter.get() {
+                    SeverityFilter::All => true,
+                    SeverityFilter::Only(s) => r.severity == s,
+                })
+                .map(|r| drift_item(state, r))
+                .collect();
+            Some(shown)
+        };
+        Some(
+            view! {
+                <section class="panel drift-panel" data-testid="drift-panel">
+                    {driftctl}
+                    <p class="drift-note" data-testid="drift-note">{note}</p>
+                    {refresh_only}
+                    {no_values}
+                    <div class="drift-filter" role="group" aria-label="Severity">
+                        {count_button(SeverityFilter::All, format!("All {}", drift.resources.len()))}
+                        {count_button(
+                            SeverityFilter::Only(Severity::Structural),
+                            format!("{} structural", drift.structural),
+                        )}
+                        {count_button(SeverityFilter::Only(Severity::Minor), format!("{} minor", drift.minor))}
+                        <span class="fine">"Minor: only tags or labels changed (auto-remediate). Structural: anything else (a human decides)."</span>
+                    </div>
+                    <div class="drift-workspace">
+                        <ul class="drift-list" data-testid="drift-list">{items}</ul>
+                        <DriftDetail />
+                    </div>
+                </section>
+            }
+            .into_any(),
+        )
+    }
+}
+
+fn drift_item(state: AppState, r: &DriftedResource) -> AnyView {
+    let row = r.rows.first().copied();
+    let summary = if r.action == Action::Delete {
+        "deleted outside Terraform".to_string()
+    } else if !r.values_known {
+        "attributes not in the log".to_string()
+    } else {
+        let mut paths = r.attribute_paths();
+        if r.more_attributes > 0 {
+            paths.push(format!("{} more", r.more_attributes));
+        }
+        paths.join(", ")
+    };
+    let severity = r.severity.key();
+    view! {
+        <li
+            class=format!("drift-item sev-{severity}")
+            class:selected=move || row.is_some() && state.selected.get() == row
+            data-testid="drift-item"
+            data-address=r.address.clone()
+            data-severity=severity
+            role="button"
+            tabindex="0"
+            on:click=move |_| state.select(row)
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Enter" {
+                    state.select(row);
+                }
+            }
+        >
+            <span class=format!("sev-badge sev-{severity}")>{severity}</span>
+            <span class="addr">{visible(&r.address)}</span>
+            <span class="drift-attrs">{visible(&summary)}</span>
+            <span class=format!("effect effect-{}", r.effect.key())>{effect_label(r.effect)}</span>
+        </li>
+    }
+    .into_any()
+}
+
+fn effect_label(effect: PlanEffect) -> &'static str {
+    match effect {
+        PlanEffect::Reverts => "plan reverts it",
+        PlanEffect::Keeps => "plan keeps it",
+        PlanEffect::Partly => "plan reverts part",
+        PlanEffect::Replaces => "plan replaces it",
+        PlanEffect::Destroys => "plan destroys it",
+        PlanEffect::Recreates => "plan recreates it",
+        PlanEffect::NotInPlan => "not in plan",
+        PlanEffect::Unknown => "effect unknown",
+    }
+}
+
+fn attribute_effect_label(effect: AttributeEffect) -> &'static str {
+    match effect {
+        AttributeEffect::Reverted => "reverted by the plan",
+        AttributeEffect::Kept => "kept by the plan",
+        AttributeEffect::Changed => "set to another value by the plan",
+        AttributeEffect::Unknown => "",
+    }
+}
+
+/// The selected resource's drift: attributes, what the plan does, and the before → after diff.
+#[component]
+fn DriftDetail() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let show_unchanged = RwSignal::new(false);
+    move || {
+        let loaded = state.loaded.get()?;
+        let selected = state.selected.get();
+        let Some(r) = selected.and_then(|row| loaded.drift.for_row(row as usize)) else {
+            return Some(
+                view! {
+                    <aside class="diff-pane empty-pane" data-testid="drift-detail-empty">
+                        <p>"Select a drifted resource to see what changed outside Terraform."</p>
+                    </aside>
+                }
+                .into_any(),
+            );
+        };
+        let row = selected;
+        let computed: Vec<String> = match &loaded.doc.source {
+            Source::Driftctl(f) => f
+                .computed
+                .iter()
+                .filter(|(a, _)| *a == r.address)
+                .map(|(_, p)| p.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let attributes = r
+            .attributes
+            .iter()
+            .map(|a| {
+                let is_computed = computed.iter().any(|c| display_matches(c, &a.path));
+                view! {
+                    <tr data-testid="drift-attribute">
+                        <td class="mono">{visible(&a.path)}</td>
+                        <td>
+                            {a.relevant.then(|| view! {
+                                <span class="mark mark-relevant" title="relevant_attributes: this attribute matters to the planned changes">"relevant to the plan"</span>
+                            })}
+                            {is_computed.then(|| view! {
+                                <span class="mark mark-computed" title="driftctl marks this field as computed: possibly a false positive">"computed"</span>
+                            })}
+                        </td>
+                        <td class="fine">{attribute_effect_label(a.effect)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        let entry = &loaded.doc.plan().resource_drift[r.entry as usize];
+        let tree = (loaded.doc.source.has_values() && r.action != Action::Delete)
+            .then(|| diff_change(&entry.change));
+        let severity = r.severity.key();
+        let more = (r.more_attributes > 0)
+            .then(|| view! { <p class="fine">{format!("… and {} more changed paths.", r.more_attributes)}</p> });
+        Some(
+            view! {
+                <aside class="diff-pane" data-testid="drift-detail">
+                    <header class=format!("diff-head sev-{severity}")>
+                        <span class=format!("sev-badge sev-{severity}")>{severity}</span>
+                        <div>
+                            <h2 class="diff-address" data-testid="drift-address">{visible(&r.address)}</h2>
+                            <p class="diff-sub" data-testid="drift-effect">
+                                {if r.action == Action::Delete { "Deleted outside Terraform. " } else { "Changed outside Terraform. " }}
+                                {match loaded.doc.source { Source::Driftctl(_) => "", _ => r.effect.sentence() }}
+                            </p>
+                        </div>
+                    </header>
+                    <div class="drift-actions">
+                        <button class="button" data-testid="drift-show-list" on:click=move |_| { state.select(row); state.tab.set(Tab::Resources); }>
+                            "Show in list"
+                        </button>
+                        <button class="button" data-testid="drift-show-graph" title="The graph highlights what depends on it" on:click=move |_| { state.select(row); state.tab.set(Tab::Graph); }>
+                            "Show in graph (blast radius)"
+                        </button>
+                    </div>
+                    {(!r.attributes.is_empty()).then(|| view! {
+                        <table class="drift-attributes">
+                            <thead><tr><th>"Drifted attribute"</th><th></th><th>"Plan"</th></tr></thead>
+                            <tbody>{attributes}</tbody>
+                        </table>
+                    })}
+                    {more}
+                    {tree.map(|tree| view! {
+                        <h3 class="drift-diff-title">"Last known (state) → actual (refreshed)"</h3>
+                        <label class="toggle">
+                            <input
+                                type="checkbox"
+                                prop:checked=move || show_unchanged.get()
+                                on:change=move |ev| show_unchanged.set(event_target_checked(&ev))
+                            />
+                            " Show unchanged attributes"
+                        </label>
+                        {match tree {
+                            Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
+                            Err(e) => view! { <p class="load-error">{format!("Cannot show this drift: {e}")}</p> }.into_any(),
+                        }}
+                    })}
+                </aside>
+            }
+            .into_any(),
+        )
+    }
+}
+
+/// driftctl writes paths as dot-joined steps (`struct.0.array.0`); ours are `struct[0].array[0]`.
+fn display_matches(driftctl_path: &str, ours: &str) -> bool {
+    let normalised: String = ours
+        .replace("][", ".")
+        .replace('[', ".")
+        .replace(']', "")
+        .replace('"', "");
+    normalised == driftctl_path
+}
+
+/// A driftctl report's figures, alerts and unmanaged resources.
+#[component]
+fn DriftctlFigures(facts: DriftctlFacts) -> impl IntoView {
+    let figure = |n: String, label: &'static str, key: &'static str| {
+        view! {
+            <div class=format!("figure figure-{key}") data-testid=format!("driftctl-{key}")>
+                <b>{n}</b>
+                <span>{label}</span>
+            </div>
+        }
+    };
+    let alerts = (!facts.alerts.is_empty()).then(|| {
+        view! {
+            <ul class="alerts" data-testid="driftctl-alerts">
+                {facts
+                    .alerts
+                    .iter()
+                    .map(|(about, m)| {
+                        let about = (!about.is_empty()).then(|| format!("{}: ", visible(about)));
+                        view! { <li class="banner banner-warn">{about}{visible(m)}</li> }
+                    })
+                    .collect_view()}
+            </ul>
+        }
+    });
+    let unmanaged = (!facts.unmanaged_resources.is_empty()).then(|| {
+        view! {
+            <details class="unmanaged" data-testid="driftctl-unmanaged">
+                <summary>{format!("{} unmanaged resources (in the cloud, in no state)", facts.unmanaged_resources.len())}</summary>
+                <table>
+                    <thead><tr><th>"Type"</th><th>"Cloud id"</th></tr></thead>
+                    <tbody>
+                        {facts
+                            .unmanaged_resources
+                            .iter()
+                            .map(|(t, id)| view! { <tr><td class="mono">{visible(t)}</td><td class="mono">{visible(id)}</td></tr> })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </details>
+        }
+    });
+    let about = format!(
+        "driftctl report ({}){}{}",
+        facts.format,
+        facts.provider.as_deref().map(|p| format!(" · {}", visible(p))).unwrap_or_default(),
+        facts.date.as_deref().map(|d| format!(" · scanned {}", visible(d))).unwrap_or_default(),
+    );
+    view! {
+        <section class="driftctl" data-testid="driftctl-figures">
+            <p class="fine">{about}</p>
+            <div class="figures">
+                {figure(format!("{} %", facts.coverage), "coverage", "coverage")}
+                {figure(facts.managed.to_string(), "managed", "managed")}
+                {figure(facts.unmanaged.to_string(), "unmanaged", "unmanaged")}
+                {figure(facts.missing.to_string(), "missing", "missing")}
+                {figure(facts.changed.map_or("—".to_string(), |c| c.to_string()), "changed", "changed")}
+            </div>
+            {alerts}
+            {unmanaged}
+        </section>
+    }
+}
