@@ -1,0 +1,113 @@
+// Drift in a real browser: every driftctl report and the refresh-only plan open on the Drift tab with
+// their figures; our drift plan shows severity, what the plan does, relevant attributes and masked
+// sensitive values, and links to the list and the graph; a plan log opens with its diagnostics.
+// Expected values come from tests/fixtures/README.md and tests/drift.rs.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test, expect, REPO } from "./harness.mjs";
+import { gotoApp, openPlan } from "./helpers.mjs";
+
+const FIXTURES = join(REPO, "tests", "fixtures");
+const REAL = join(REPO, "..", "shared", "fixtures", "real");
+
+const item = (page, address) => page.locator(`[data-testid=drift-item][data-address="${address.replace(/"/g, '\\"')}"]`);
+
+test.describe("Drift", () => {
+  test("every driftctl report and a refresh-only plan open on the Drift tab", async ({ page }) => {
+    test.skip(!existsSync(REAL), `no real fixtures at ${REAL} (../shared is absent)`);
+    // [file, coverage, unmanaged, missing, changed, drifted items, alerts]
+    const cases = [
+      ["driftctl__scan_json_access_denied_alerts.json", "0 %", "0", "0", "—", 0, 3],
+      ["driftctl__scan_json_v0_39_computed_fields_alerts.json", "100 %", "0", "0", "1", 1, 1],
+      ["driftctl__scan_json_v0_39_with_differences.json", "33 %", "2", "2", "2", 4, 0],
+      ["driftctl__scan_json_v0_40_current.json", "33 %", "2", "2", "—", 2, 0],
+      ["driftctl__scan_json_v0_7_legacy.json", "33 %", "2", "2", "1", 3, 0],
+    ];
+    await gotoApp(page);
+    for (const [name, coverage, unmanaged, missing, changed, items, alerts] of cases) {
+      await openPlan(page, join(REAL, name));
+      await expect(page.getByTestId("tab-drift"), name).toHaveAttribute("aria-selected", "true");
+      await expect(page.getByTestId("plan-summary"), name).toContainText("driftctl:");
+      await expect(page.getByTestId("driftctl-coverage").locator("b"), name).toHaveText(coverage);
+      await expect(page.getByTestId("driftctl-unmanaged").locator("b"), name).toHaveText(unmanaged);
+      await expect(page.getByTestId("driftctl-missing").locator("b"), name).toHaveText(missing);
+      await expect(page.getByTestId("driftctl-changed").locator("b"), name).toHaveText(changed);
+      await expect(page.getByTestId("drift-item"), name).toHaveCount(items);
+      await expect(page.locator("[data-testid=driftctl-alerts] li"), name).toHaveCount(alerts);
+    }
+    // A changed resource with its changelog as a diff, computed fields marked.
+    await openPlan(page, join(REAL, "driftctl__scan_json_v0_39_computed_fields_alerts.json"));
+    await page.getByTestId("drift-item").click();
+    await expect(page.getByTestId("drift-address")).toHaveText("module.module.aws_diff_resource.name");
+    await expect(page.getByTestId("drift-attribute")).toHaveCount(5);
+    await expect(page.locator("[data-testid=drift-attribute] .mark-computed")).toHaveCount(4);
+    await expect(page.getByTestId("diff-tree")).toContainText('"foobar"');
+
+    await openPlan(page, join(REAL, "terraform__equiv_drift_refresh_only.json"));
+    await expect(page.getByTestId("tab-drift")).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByTestId("refresh-only")).toBeVisible();
+    await expect(page.getByTestId("summary-drift-note")).toContainText("Note: 1 resource has changed outside of Terraform.");
+    await expect(item(page, "tfcoremock_simple_resource.drift")).toHaveAttribute("data-severity", "structural");
+  });
+
+  test("grades drift, says what the plan does, masks secrets and links to list and graph", async ({ page }) => {
+    await gotoApp(page);
+    await openPlan(page, join(FIXTURES, "drift_effects.json"));
+    await expect(page.getByTestId("summary-drift-note")).toContainText("Note: 4 resources have changed outside of Terraform.");
+    await expect(page.getByTestId("summary-drift-note")).toContainText("2 structural, 2 minor");
+    // Drifted resources are marked in the list, the drift-only one included (no-ops are hidden).
+    const row = (a) => page.locator(`[data-testid=resource-row][data-address="${a}"]`);
+    await expect(row("google_compute_instance.vm").locator(".mark-drift-minor")).toHaveText("tags drifted");
+    await expect(row("aws_instance.web").locator(".mark-drift")).toHaveText("drifted");
+
+    await page.getByTestId("open-drift").click();
+    await expect(page.getByTestId("tab-drift")).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByTestId("drift-item")).toHaveCount(4);
+    await page.getByRole("button", { name: "2 minor" }).click();
+    await expect(page.getByTestId("drift-item")).toHaveCount(2);
+    await expect(item(page, "aws_s3_bucket.logs")).toContainText("plan reverts it");
+    await page.getByRole("button", { name: "All 4" }).click();
+
+    await item(page, "aws_instance.web").click();
+    await expect(page.getByTestId("drift-effect")).toContainText("The plan reverts part of this drift.");
+    const attrs = page.getByTestId("drift-attribute");
+    await expect(attrs).toHaveCount(2);
+    await expect(attrs.nth(0)).toContainText("instance_type");
+    await expect(attrs.nth(0)).toContainText("relevant to the plan");
+    await expect(attrs.nth(0)).toContainText("reverted by the plan");
+    await expect(attrs.nth(1)).toContainText("kept by the plan");
+
+    // The sensitive password is named, its values never shown.
+    await item(page, "aws_db_instance.main").click();
+    await expect(page.getByTestId("drift-attribute")).toHaveText(/password/);
+    await expect(page.getByTestId("diff-tree")).toContainText("(sensitive value)");
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain("hunter2");
+
+    // From the drift to the graph, with the resource selected there.
+    await item(page, "aws_instance.web").click();
+    await page.getByTestId("drift-show-graph").click();
+    await expect(page.getByTestId("tab-graph")).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByTestId("graph-canvas")).toBeVisible();
+    await expect(page.getByTestId("diff-address")).toHaveText("aws_instance.web");
+    await expect(page).toHaveURL(/r=aws_instance\.web/);
+    // And to the list, where the diff says it drifted.
+    await page.getByTestId("tab-drift").click();
+    await page.getByTestId("drift-show-list").click();
+    await expect(page.getByTestId("fact-drift")).toContainText("structural drift");
+  });
+
+  test("a terraform plan -json log opens with actions, drift and diagnostics", async ({ page }) => {
+    await gotoApp(page);
+    await openPlan(page, join(FIXTURES, "plan_log_drift.jsonl"));
+    await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 2 to add, 1 to change, 2 to destroy.");
+    await expect(page.getByTestId("plan-versions")).toContainText("plan -json log");
+    await expect(page.getByTestId("log-diagnostic")).toContainText("Argument is deprecated (main.tf:12)");
+    await expect(page.getByTestId("load-warning")).toHaveCount(0);
+    await page.locator('[data-testid=resource-row][data-address="aws_instance.app[0]"]').click();
+    await expect(page.getByTestId("fact-reason")).toBeVisible();
+    await expect(page.getByTestId("fact-no-values")).toContainText("no attribute values");
+    await page.getByTestId("tab-drift").click();
+    await expect(page.getByTestId("drift-item")).toHaveCount(2);
+    await expect(item(page, "aws_s3_bucket.old")).toContainText("plan recreates it");
+  });
+});
