@@ -55,7 +55,6 @@ pub fn DriftPanel() -> impl IntoView {
                 .into_any(),
             );
         }
-        let note = drift.note().unwrap_or_default();
         let count_button = move |f: SeverityFilter, label: String| {
             view! {
                 <button
@@ -69,6 +68,7 @@ pub fn DriftPanel() -> impl IntoView {
         };
         let items = move || {
             let loaded = state.loaded.get()?;
+            let is_driftctl = matches!(loaded.doc.source, Source::Driftctl(_));
             let shown: Vec<AnyView> = loaded
                 .drift
                 .resources
@@ -77,7 +77,7 @@ pub fn DriftPanel() -> impl IntoView {
                     SeverityFilter::All => true,
                     SeverityFilter::Only(s) => r.severity == s,
                 })
-                .map(|r| drift_item(state, r))
+                .map(|r| drift_item(state, r, !is_driftctl))
                 .collect();
             Some(shown)
         };
@@ -85,7 +85,6 @@ pub fn DriftPanel() -> impl IntoView {
             view! {
                 <section class="panel drift-panel" data-testid="drift-panel">
                     {driftctl}
-                    <p class="drift-note" data-testid="drift-note">{note}</p>
                     {refresh_only}
                     {no_values}
                     <div class="drift-filter" role="group" aria-label="Severity">
@@ -108,7 +107,7 @@ pub fn DriftPanel() -> impl IntoView {
     }
 }
 
-fn drift_item(state: AppState, r: &DriftedResource) -> AnyView {
+fn drift_item(state: AppState, r: &DriftedResource, show_effect: bool) -> AnyView {
     let row = r.rows.first().copied();
     let summary = if r.action == Action::Delete {
         "deleted outside Terraform".to_string()
@@ -140,8 +139,10 @@ fn drift_item(state: AppState, r: &DriftedResource) -> AnyView {
         >
             <span class=format!("sev-badge sev-{severity}")>{severity}</span>
             <span class="addr">{visible(&r.address)}</span>
+            {show_effect.then(|| view! {
+                <span class=format!("effect effect-{}", r.effect.key())>{effect_label(r.effect)}</span>
+            })}
             <span class="drift-attrs">{visible(&summary)}</span>
-            <span class=format!("effect effect-{}", r.effect.key())>{effect_label(r.effect)}</span>
         </li>
     }
     .into_any()
@@ -188,6 +189,7 @@ fn DriftDetail() -> impl IntoView {
             );
         };
         let row = selected;
+        let has_plan = !matches!(loaded.doc.source, Source::Driftctl(_)) && r.effect != PlanEffect::NotInPlan;
         let computed: Vec<String> = match &loaded.doc.source {
             Source::Driftctl(f) => f
                 .computed
@@ -213,7 +215,7 @@ fn DriftDetail() -> impl IntoView {
                                 <span class="mark mark-computed" title="driftctl marks this field as computed: possibly a false positive">"computed"</span>
                             })}
                         </td>
-                        <td class="fine">{attribute_effect_label(a.effect)}</td>
+                        {has_plan.then(|| view! { <td class="fine">{attribute_effect_label(a.effect)}</td> })}
                     </tr>
                 }
             })
@@ -247,7 +249,7 @@ fn DriftDetail() -> impl IntoView {
                     </div>
                     {(!r.attributes.is_empty()).then(|| view! {
                         <table class="drift-attributes">
-                            <thead><tr><th>"Drifted attribute"</th><th></th><th>"Plan"</th></tr></thead>
+                            <thead><tr><th>"Drifted attribute"</th><th></th>{has_plan.then(|| view! { <th>"Plan"</th> })}</tr></thead>
                             <tbody>{attributes}</tbody>
                         </table>
                     })}

@@ -115,9 +115,11 @@ pub fn SummaryPanel() -> impl IntoView {
                         {chip(s.deferred, "deferred", "deferred")}
                         {chip(s.output_changes, "output changes", "output")}
                         {chip(failing_checks, "checks failing", "check-fail")}
-                        <span class="chip chip-muted">
-                            {format!("{} resource instances in plan", s.resources)}
-                        </span>
+                        {(!matches!(l.doc.source, Source::Driftctl(_))).then(|| view! {
+                            <span class="chip chip-muted">
+                                {format!("{} resource instances in plan", s.resources)}
+                            </span>
+                        })}
                     </div>
                 </section>
             }

@@ -63,10 +63,10 @@ test.describe("Drift", () => {
     await page.getByTestId("open-drift").click();
     await expect(page.getByTestId("tab-drift")).toHaveAttribute("aria-selected", "true");
     await expect(page.getByTestId("drift-item")).toHaveCount(4);
-    await page.getByRole("button", { name: "2 minor" }).click();
+    await page.getByTestId("drift-panel").getByRole("button", { name: "2 minor", exact: true }).click();
     await expect(page.getByTestId("drift-item")).toHaveCount(2);
     await expect(item(page, "aws_s3_bucket.logs")).toContainText("plan reverts it");
-    await page.getByRole("button", { name: "All 4" }).click();
+    await page.getByTestId("drift-panel").getByRole("button", { name: "All 4" }).click();
 
     await item(page, "aws_instance.web").click();
     await expect(page.getByTestId("drift-effect")).toContainText("The plan reverts part of this drift.");
