@@ -141,6 +141,8 @@ pub struct DriftedResource {
     pub attributes: Vec<DriftedAttribute>,
     /// Paths left out beyond [`MAX_PATHS`].
     pub more_attributes: usize,
+    /// The attributes' paths alone (what rules and JSON output see).
+    pub paths: Vec<String>,
     /// False when the input carries no values (plan logs): the attributes are not known.
     pub values_known: bool,
     /// What the plan does about it.
@@ -150,7 +152,7 @@ pub struct DriftedResource {
 impl DriftedResource {
     /// The attribute paths as plain strings (for rules and JSON output).
     pub fn attribute_paths(&self) -> Vec<String> {
-        self.attributes.iter().map(|a| a.path.clone()).collect()
+        self.paths.clone()
     }
 }
 
@@ -303,6 +305,7 @@ impl Drift {
                 drift.by_row[r as usize].get_or_insert(index);
             }
             drift.resources.push(DriftedResource {
+                paths: attributes.iter().map(|a| a.path.clone()).collect(),
                 entry: entry as u32,
                 address,
                 rows,

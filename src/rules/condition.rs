@@ -255,15 +255,43 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 
 /// A `[[rule.attribute]]` condition.
 #[derive(Debug, Clone)]
-pub(crate) enum AttributeTest {
-    /// An operator on `before.X` or `after.X`.
-    Value {
-        side: Side,
-        steps: Vec<Step>,
-        op: Op,
-    },
-    /// `changed = true/false` on `X`: before and after differ there.
-    Changed { steps: Vec<Step>, want: bool },
+pub(crate) struct AttributeTest {
+    /// The attribute path (after `before.`/`after.`).
+    pub(crate) steps: Vec<Step>,
+    /// The first key as it appears in the JSON text (`"instance_type"`), when it can be searched
+    /// for literally: a value whose text lacks it has no such attribute, and need not be parsed.
+    pub(crate) probe: Option<String>,
+    /// What is tested there.
+    pub(crate) test: AttributeOp,
+}
+
+/// What an attribute condition tests.
+#[derive(Debug, Clone)]
+pub(crate) enum AttributeOp {
+    /// An operator on the `before` or `after` value.
+    Value { side: Side, op: Op },
+    /// `changed = true/false`: before and after differ there.
+    Changed(bool),
+}
+
+impl AttributeTest {
+    /// A test on `steps`, with its probe.
+    pub(crate) fn new(steps: Vec<Step>, test: AttributeOp) -> AttributeTest {
+        // Terraform (Go's encoding/json) writes keys of these characters as they are, never as
+        // `\u` escapes, so a literal search is exact for them; other keys are always parsed.
+        // A number may index a list (`0.size`), where it is not written as a key at all.
+        let probe = match steps.first() {
+            Some(Step::Key(k))
+                if k.parse::<usize>().is_err()
+                    && k.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_-./: ".contains(c)) =>
+            {
+                Some(format!("\"{k}\""))
+            }
+            _ => None,
+        };
+        AttributeTest { steps, probe, test }
+    }
 }
 
 /// A `[[rule.variable]]` condition.
@@ -363,6 +391,23 @@ mod tests {
         assert!(!Glob::new("aws_vpc").matches("aws_vpc2"));
         assert!(Glob::new("").matches(""));
         assert!(!Glob::new("").matches("module.a"));
+    }
+
+    #[test]
+    fn probes_only_for_keys_written_literally() {
+        let probe = |k: &str| {
+            AttributeTest::new(vec![Step::Key(k.to_string())], AttributeOp::Changed(true)).probe
+        };
+        assert_eq!(probe("instance_type").as_deref(), Some("\"instance_type\""));
+        assert_eq!(
+            probe("kubernetes.io/role").as_deref(),
+            Some("\"kubernetes.io/role\"")
+        );
+        assert_eq!(probe("a<b"), None);
+        assert_eq!(probe("naïve"), None);
+        assert_eq!(probe("0"), None);
+        let by_index = AttributeTest::new(vec![Step::Index(0)], AttributeOp::Changed(true));
+        assert_eq!(by_index.probe, None);
     }
 
     #[test]

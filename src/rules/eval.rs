@@ -14,7 +14,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::condition::{AttributeTest, json_eq};
+use super::condition::{AttributeOp, json_eq};
 use super::input::{Input, Resource};
 use super::path::{self, Side, Step};
 use super::template::Piece;
@@ -237,25 +237,35 @@ impl<'a> Evaluator<'_, 'a> {
         let input = self.input;
         let r = &input.resources[i];
         selected(rule, r)
-            && rule.attributes.iter().all(|test| match test {
-                AttributeTest::Value { side, steps, op } => {
-                    op.test(self.value(i, *side, steps).as_ref())
-                }
-                AttributeTest::Changed { steps, want } => {
-                    let before = self.value(i, Side::Before, steps);
-                    let after = self.value(i, Side::After, steps);
-                    let changed = match (&before, &after) {
-                        (None, None) => false,
-                        (Some(b), Some(a)) => !json_eq(b, a),
-                        _ => true,
-                    };
-                    changed == *want
+            && rule.attributes.iter().all(|a| {
+                let probe = a.probe.as_deref();
+                match &a.test {
+                    AttributeOp::Value { side, op } => {
+                        op.test(self.value(i, *side, &a.steps, probe).as_ref())
+                    }
+                    AttributeOp::Changed(want) => {
+                        let before = self.value(i, Side::Before, &a.steps, probe);
+                        let after = self.value(i, Side::After, &a.steps, probe);
+                        let changed = match (&before, &after) {
+                            (None, None) => false,
+                            (Some(b), Some(a)) => !json_eq(b, a),
+                            _ => true,
+                        };
+                        changed == *want
+                    }
                 }
             })
     }
 
-    /// The value at `steps` on one side of resource `i`; `None` when missing or null.
-    fn value(&mut self, i: usize, side: Side, steps: &[Step]) -> Option<Value> {
+    /// The value at `steps` on one side of resource `i`; `None` when missing or null. `probe`:
+    /// the first key's literal JSON text, if a search for it is exact (see `AttributeTest::probe`).
+    fn value(
+        &mut self,
+        i: usize,
+        side: Side,
+        steps: &[Step],
+        probe: Option<&str>,
+    ) -> Option<Value> {
         let input = self.input;
         let resource = &input.resources[i];
         let raw = match side {
@@ -272,6 +282,11 @@ impl<'a> Evaluator<'_, 'a> {
                 .collect();
         }
         let slot = &mut self.values[i][side as usize];
+        if slot.is_none() && probe.is_some_and(|p| !raw.is_some_and(|r| r.get().contains(p))) {
+            // Most resources lack the attribute (an `instance_type` rule looks at every
+            // resource): a text search is several times cheaper than indexing the object.
+            return None;
+        }
         let parsed = slot.get_or_insert_with(|| index(raw));
         match parsed {
             Parsed::Absent => None,
@@ -338,7 +353,7 @@ impl<'a> Evaluator<'_, 'a> {
                     {
                         out.push_str("(sensitive)");
                     } else {
-                        let v = self.value(i, *side, steps);
+                        let v = self.value(i, *side, steps, None);
                         push_value(&mut out, v.as_ref());
                     }
                 }

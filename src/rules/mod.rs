@@ -152,6 +152,7 @@
 //! `large-instance-outside-prod`, `aks-node-pool-min-count`, `structural-drift`, `minor-drift`.
 
 mod condition;
+mod document;
 mod eval;
 mod input;
 mod parse;

@@ -13,8 +13,8 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::condition::{
-    ACTION_NAMES, ActionSet, AttributeTest, CountTest, DriftFilter, Glob, GlobList, OPERATORS, Op,
-    Selectors, VariableTest,
+    ACTION_NAMES, ActionSet, AttributeOp, AttributeTest, CountTest, DriftFilter, Glob, GlobList,
+    OPERATORS, Op, Selectors, VariableTest,
 };
 use super::path::{parse_bare, parse_sided};
 use super::template::Template;
@@ -190,7 +190,9 @@ pub(crate) fn parse_file<'t>(
                     for item in items.iter() {
                         match item.get_ref() {
                             DeValue::Table(table) => {
-                                if let Some((rule, id_span)) = p.rule(item.span(), table, builtin) {
+                                let parsed = p.rule(item.span(), table, builtin);
+                                p.rule_id = None;
+                                if let Some((rule, id_span)) = parsed {
                                     file.rules.push(rule);
                                     file.id_spans.push(id_span);
                                 }
@@ -489,6 +491,12 @@ impl<'t> Parser<'t> {
                     }
                 }
                 "count" => count = self.count(value),
+                // TOML puts every key after a [[rule]] header into that rule.
+                "include_builtin" => self.error(
+                    key.span().start,
+                    "include_builtin belongs at the top of the file, before the first [[rule]]"
+                        .to_string(),
+                ),
                 other => self.error(
                     key.span().start,
                     format!("unknown key \"{other}\" in [[rule]]; expected one of {RULE_KEYS}"),
@@ -593,6 +601,7 @@ impl<'t> Parser<'t> {
         let mut subject_seen = false;
         let mut operators: Vec<(&'a str, Range<usize>, &'a Spanned<DeValue<'i>>)> = Vec::new();
         let mut ok = true;
+        let mut unknown_seen = false;
         for (key, value) in entries(table) {
             let name: &str = key.get_ref();
             if name == subject_key {
@@ -602,6 +611,7 @@ impl<'t> Parser<'t> {
                 operators.push((name, key.span(), value));
             } else {
                 ok = false;
+                unknown_seen = true;
                 let msg = match (kind_, name) {
                     (ConditionKind::Variable, "changed") => {
                         "changed only applies to [[rule.attribute]] (a variable has one value)"
@@ -630,6 +640,8 @@ impl<'t> Parser<'t> {
             );
         }
         match operators.as_slice() {
+            // An unknown key is most likely the operator, misspelt: that error says enough.
+            [] if unknown_seen => {}
             [] => {
                 ok = false;
                 self.error(
@@ -688,7 +700,7 @@ impl<'t> Parser<'t> {
                 return None;
             }
             return match parse_bare(c.subject) {
-                Ok(steps) => Some(AttributeTest::Changed { steps, want }),
+                Ok(steps) => Some(AttributeTest::new(steps, AttributeOp::Changed(want))),
                 Err((at, msg)) => {
                     path_error(self, at, msg);
                     None
@@ -697,11 +709,10 @@ impl<'t> Parser<'t> {
         }
         let op = self.operator(c.operator, c.operand);
         match parse_sided(c.subject) {
-            Ok((side, steps)) => Some(AttributeTest::Value {
-                side,
+            Ok((side, steps)) => Some(AttributeTest::new(
                 steps,
-                op: op?,
-            }),
+                AttributeOp::Value { side, op: op? },
+            )),
             Err((at, msg)) => {
                 path_error(self, at, msg);
                 None

@@ -56,9 +56,9 @@ impl Template {
                 offset += at + 2;
                 continue;
             }
-            if tail.starts_with('}') {
+            if let Some(after) = tail.strip_prefix('}') {
                 literal.push('}');
-                rest = &tail[1..];
+                rest = after;
                 offset += at + 1;
                 continue;
             }

@@ -1,0 +1,92 @@
+//! The rules' input built from a loaded document: one resource per document row (so a finding's
+//! resource index is a row index), with its drift, and the plan's non-sensitive variables.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::input::{DriftFacts, Input, Resource};
+use crate::drift::Drift;
+use crate::model::Document;
+
+impl<'a> Input<'a> {
+    /// Builds the input for `doc`: resource `i` is `doc.rows[i]`. Variables the configuration marks
+    /// `sensitive` are left out, so no message template can print them.
+    pub fn from_document(doc: &'a Document, drift: &'a Drift) -> Input<'a> {
+        let resources = doc
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let change = doc.change(row);
+                let (before, after) = doc.values(row);
+                let (before_sensitive, after_sensitive) = doc.sensitivity(row);
+                Resource {
+                    address: &change.address,
+                    mode: change.mode,
+                    resource_type: &change.resource_type,
+                    name: &change.name,
+                    module: doc.module_of(row),
+                    provider: &doc.providers[row.provider as usize],
+                    action: row.action,
+                    is_import: row.is_import,
+                    is_move: row.is_move,
+                    before,
+                    after,
+                    before_sensitive,
+                    after_sensitive,
+                    drift: drift.for_row(i).map(|d| DriftFacts {
+                        severity: d.severity,
+                        attributes: &d.paths,
+                    }),
+                }
+            })
+            .collect();
+        let plan = doc.plan();
+        let sensitive = sensitive_variables(plan.configuration);
+        let variables = plan
+            .variables
+            .iter()
+            .filter(|(name, _)| !sensitive.contains(name.as_ref()))
+            .filter_map(|(name, v)| {
+                let value = serde_json::from_str(v.value?.get()).ok()?;
+                Some((name.to_string(), value))
+            })
+            .collect::<BTreeMap<_, _>>();
+        Input {
+            resources,
+            variables,
+        }
+    }
+}
+
+/// Names of root module variables declared `sensitive = true`.
+fn sensitive_variables(configuration: Option<&RawValue>) -> HashSet<String> {
+    #[derive(Deserialize)]
+    struct Configuration {
+        #[serde(default)]
+        root_module: RootModule,
+    }
+    #[derive(Deserialize, Default)]
+    struct RootModule {
+        #[serde(default)]
+        variables: BTreeMap<String, VariableConfig>,
+    }
+    #[derive(Deserialize)]
+    struct VariableConfig {
+        #[serde(default)]
+        sensitive: bool,
+    }
+    configuration
+        .and_then(|c| serde_json::from_str::<Configuration>(c.get()).ok())
+        .map(|c| {
+            c.root_module
+                .variables
+                .into_iter()
+                .filter(|(_, v)| v.sensitive)
+                .map(|(k, _)| k)
+                .collect()
+        })
+        .unwrap_or_default()
+}
