@@ -13,6 +13,7 @@ pub mod load;
 pub mod model;
 pub mod outputs;
 pub mod rules;
+pub mod share;
 pub mod summary;
 
 /// The Leptos UI (browser only).

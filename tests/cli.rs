@@ -197,3 +197,182 @@ fn graph_prints_dot_with_module_clusters_and_json_with_edges_from_dependency_to_
     let (code, _, err) = planlens(&["graph", "tests/fixtures/state.json"]);
     assert_eq!(code, 3, "{err}");
 }
+
+#[test]
+fn check_exits_0_pass_1_warn_2_needs_approval_3_bad_input() {
+    let (code, out, err) = planlens(&["check", "tests/fixtures/forget.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Verdict: pass (0 deny, 0 warn, 0 info; 7 rules)\n");
+
+    let (code, out, _) = planlens(&[
+        "check",
+        "tests/fixtures/rules/guardrails.json",
+        "--rules",
+        "tests/fixtures/rules/warn_only.toml",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out,
+        "warn  sg-review: Review the security group module.sg[\"a\"].aws_security_group.this\n\
+         Verdict: warn (0 deny, 1 warn, 0 info; 1 rules)\n"
+    );
+
+    let (code, out, _) = planlens(&["check", "tests/fixtures/rules/guardrails.json"]);
+    assert_eq!(code, 2, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "deny  destroy-needs-approval: Destroy needs approval: aws_db_instance.main"
+    );
+    assert!(lines.contains(
+        &"deny  large-instance-outside-prod: Instance aws_instance.api of type m5.8xlarge not allowed outside prod"
+    ));
+    assert_eq!(
+        *lines.last().unwrap(),
+        "Verdict: needs approval (5 deny, 1 warn, 1 info; 7 rules)"
+    );
+    assert!(!out.contains("SECRET-DB-PASSWORD-42"));
+
+    // A label makes the environment prod: the instance rule no longer fires.
+    let (_, out, _) = planlens(&[
+        "check",
+        "tests/fixtures/rules/guardrails.json",
+        "--label",
+        "environment=prod",
+    ]);
+    assert!(!out.contains("large-instance-outside-prod"), "{out}");
+
+    // A rule file that does not parse is bad input, never a pass.
+    let (code, out, err) = planlens(&[
+        "check",
+        "tests/fixtures/forget.json",
+        "--rules",
+        "tests/fixtures/rules/broken.toml",
+    ]);
+    assert_eq!(code, 3);
+    assert!(out.is_empty());
+    assert!(
+        err.contains(
+            "broken.toml: line 8, column 1 (rule \"typo\"): unknown operator \"grater_than\""
+        ),
+        "{err}"
+    );
+    assert!(err.contains("no rules were evaluated"), "{err}");
+
+    let (code, _, err) = planlens(&["check", "tests/fixtures/state.json"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("state file"), "{err}");
+    assert_eq!(planlens(&["check"]).0, 64);
+    assert_eq!(planlens(&["check", "a.json", "--format", "yaml"]).0, 64);
+}
+
+#[test]
+fn check_json_names_rule_severity_and_address() {
+    let (code, out, _) = planlens(&[
+        "check",
+        "tests/fixtures/rules/guardrails.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "needs-approval");
+    assert_eq!(v["findings"][0]["rule"], "destroy-needs-approval");
+    assert_eq!(v["findings"][0]["address"], "aws_db_instance.main");
+    let aggregate = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["address"].is_null())
+        .count();
+    assert_eq!(aggregate, 0, "two destroys are not more than five");
+}
+
+#[test]
+fn drift_prints_the_note_and_one_line_per_resource() {
+    let (code, out, err) = planlens(&["drift", "tests/fixtures/drift_effects.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "Note: 4 resources have changed outside of Terraform.\n\
+         structural aws_db_instance.main (password) — The plan reverts this drift.\n\
+         structural aws_instance.web (instance_type, tags.Owner) — The plan reverts part of this drift.\n\
+         minor      aws_s3_bucket.logs (tags.CostCenter, tags_all.CostCenter) — The plan reverts this drift.\n\
+         minor      google_compute_instance.vm (labels.env) — The plan does not change this resource.\n\
+         2 structural, 2 minor\n"
+    );
+    assert!(!out.contains("hunter2"));
+
+    let (code, out, _) = planlens(&[
+        "drift",
+        "tests/fixtures/drift_effects.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["minor"].as_u64(), v["structural"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(v["drifted"][1]["address"], "aws_instance.web");
+    assert_eq!(v["drifted"][1]["severity"], "structural");
+    assert_eq!(
+        v["drifted"][1]["attributes"],
+        serde_json::json!(["instance_type", "tags.Owner"])
+    );
+    assert!(v.get("unmanaged").is_none());
+
+    let (code, out, _) = planlens(&["drift", "--format", "json", "tests/fixtures/driftctl.json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["unmanaged"].as_u64(), v["missing"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(v["drifted"][0]["severity"], "structural");
+
+    let (_, out, _) = planlens(&["drift", "tests/fixtures/driftctl.json"]);
+    assert!(
+        out.contains("5 resources, 2 managed, 2 unmanaged, 1 missing, 1 changed; coverage 40 %"),
+        "{out}"
+    );
+    assert!(out.contains("structural aws_s3_bucket.logs (deleted outside Terraform)\n"));
+    let (code, out, _) = planlens(&["drift", "tests/fixtures/forget.json"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "No drift: nothing changed outside of Terraform.\n")
+    );
+    assert_eq!(planlens(&["drift", "tests/fixtures/empty.json"]).0, 3);
+}
+
+#[test]
+fn summary_markdown_has_the_verdict_and_escapes_plan_text() {
+    let (code, out, err) = planlens(&[
+        "summary",
+        "--format",
+        "markdown",
+        "tests/fixtures/rules/guardrails.json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("### Planlens: Plan: "), "{out}");
+    assert!(
+        lines.contains(&"⛔ **Verdict: needs approval** · 5 deny, 1 warn, 1 info (7 rules)"),
+        "{out}"
+    );
+    assert!(out.contains(
+        "| deny | `destroy-needs-approval` | Destroy needs approval: aws\\_db\\_instance.main |"
+    ));
+    assert!(
+        out.contains("module.sg\\[\"a\"\\].aws\\_security\\_group.this"),
+        "{out}"
+    );
+    let (_, out, _) = planlens(&[
+        "summary",
+        "tests/fixtures/forget.json",
+        "--format",
+        "markdown",
+    ]);
+    assert!(out.contains("✅ **Verdict: pass**"), "{out}");
+}

@@ -7,6 +7,7 @@
 //! ```
 //! Exit codes: 0 success, 3 the input could not be read as a plan, 64 wrong usage.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -15,14 +16,21 @@ use planlens::graph::{DepGraph, EdgeSource};
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
+use planlens::rules::{Evaluation, Input, RuleSet, RuleSeverity, Verdict, evaluate};
 use planlens::{Summary, load_plan};
 
 const USAGE: &str = "usage:
-  planlens summary PLAN.json                     summary sentence, then one line per change
+  planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]…
+                                                 summary sentence, then one line per change
+                                                 (markdown: a PR comment with the rules' verdict)
+  planlens check PLAN.json [--rules FILE] [--label K=V]… [--format text|json]
+                                                 guardrail rules; exit 0 pass, 1 warn, 2 needs approval
   planlens graph PLAN.json [--format dot|json]   dependency graph, edges from dependency to dependent
   planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
-or a driftctl JSON report; - reads standard input.";
+or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
+pack (see README, Guardrail rules); --label environment=prod sets a value rules can test.
+Exit codes: 3 the input or the rule file could not be read, 64 wrong usage.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +41,15 @@ fn main() -> ExitCode {
         .as_slice()
     {
         ["summary", path] => summary(path),
+        ["summary", rest @ ..] => match Options::parse(rest, &["text", "markdown"]) {
+            Ok(o) if o.format.as_deref() == Some("markdown") => markdown(&o),
+            Ok(o) if o.rules.is_none() && o.labels.is_empty() => summary(&o.path),
+            _ => usage(),
+        },
+        ["check", rest @ ..] => match Options::parse(rest, &["text", "json"]) {
+            Ok(o) => check(&o),
+            Err(()) => usage(),
+        },
         ["graph", path]
         | ["graph", path, "--format", "dot"]
         | ["graph", "--format", "dot", path] => graph(path, GraphFormat::Dot),
@@ -49,11 +66,159 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(64)
-        }
+        _ => usage(),
     }
+}
+
+fn usage() -> ExitCode {
+    eprintln!("{USAGE}");
+    ExitCode::from(64)
+}
+
+/// Options of `check` and `summary`: one path, `--format`, `--rules`, repeated `--label K=V`.
+struct Options {
+    path: String,
+    format: Option<String>,
+    rules: Option<String>,
+    labels: BTreeMap<String, String>,
+}
+
+impl Options {
+    fn parse(args: &[&str], formats: &[&str]) -> Result<Options, ()> {
+        let (mut path, mut format, mut rules, mut labels) = (None, None, None, BTreeMap::new());
+        let mut it = args.iter();
+        while let Some(&arg) = it.next() {
+            match arg {
+                "--format" => {
+                    let f = it.next().ok_or(())?;
+                    if !formats.contains(f) || format.replace(f.to_string()).is_some() {
+                        return Err(());
+                    }
+                }
+                "--rules" => {
+                    if rules.replace(it.next().ok_or(())?.to_string()).is_some() {
+                        return Err(());
+                    }
+                }
+                "--label" => {
+                    let (k, v) = it.next().ok_or(())?.split_once('=').ok_or(())?;
+                    labels.insert(k.trim().to_string(), v.trim().to_string());
+                }
+                a if a.starts_with("--") => return Err(()),
+                a => {
+                    if path.replace(a.to_string()).is_some() {
+                        return Err(());
+                    }
+                }
+            }
+        }
+        Ok(Options {
+            path: path.ok_or(())?,
+            format,
+            rules,
+            labels,
+        })
+    }
+}
+
+/// The rule set for `--rules FILE` (the built-in pack plus the file's rules), or the built-in pack.
+fn rule_set(path: Option<&str>) -> Result<RuleSet, ExitCode> {
+    let Some(path) = path else {
+        return Ok(RuleSet::builtin());
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("planlens: cannot read rule file {path}: {e}");
+            return Err(ExitCode::from(3));
+        }
+    };
+    RuleSet::parse(&text).map_err(|errors| {
+        // A rule file that does not parse never counts as passing.
+        for e in &errors {
+            eprintln!("planlens: {path}: {e}");
+        }
+        eprintln!(
+            "planlens: {path}: {} error{}; no rules were evaluated",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        );
+        ExitCode::from(3)
+    })
+}
+
+/// Opens the plan and evaluates the rules: the one path `check` and `summary --format markdown`
+/// share with the browser.
+fn evaluated(o: &Options) -> Result<(Document, Drift, Evaluation), ExitCode> {
+    let rules = rule_set(o.rules.as_deref())?;
+    let doc = open_or_report(&o.path)?;
+    let drift = Drift::of(&doc);
+    let evaluation = evaluate(&Input::from_document(&doc, &drift), &rules, &o.labels);
+    Ok((doc, drift, evaluation))
+}
+
+fn check(o: &Options) -> ExitCode {
+    let (doc, _, evaluation) = match evaluated(o) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let text = if o.format.as_deref() == Some("json") {
+        let findings: Vec<_> = evaluation
+            .findings
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "rule": f.rule_id,
+                    "severity": f.severity.key(),
+                    "message": f.message,
+                    "address": f.resource.map(|i| doc.change(&doc.rows[i]).address.to_string()),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "verdict": evaluation.verdict.key(),
+            "findings": findings,
+            "rules": evaluation.rules_run,
+        })
+        .to_string()
+            + "\n"
+    } else {
+        let mut out = String::new();
+        for f in &evaluation.findings {
+            out.push_str(&format!(
+                "{:<5} {}: {}\n",
+                f.severity.key(),
+                f.rule_id,
+                visible(&f.message)
+            ));
+        }
+        out.push_str(&format!(
+            "Verdict: {} ({} deny, {} warn, {} info; {} rules)\n",
+            evaluation.verdict.label(),
+            evaluation.count(RuleSeverity::Deny),
+            evaluation.count(RuleSeverity::Warn),
+            evaluation.count(RuleSeverity::Info),
+            evaluation.rules_run
+        ));
+        out
+    };
+    match finish(std::io::stdout().lock().write_all(text.as_bytes())) {
+        code if code != ExitCode::SUCCESS => code,
+        _ => ExitCode::from(match evaluation.verdict {
+            Verdict::Pass => 0,
+            Verdict::Warn => 1,
+            Verdict::NeedsApproval => 2,
+        }),
+    }
+}
+
+fn markdown(o: &Options) -> ExitCode {
+    let (doc, drift, evaluation) = match evaluated(o) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let text = planlens::share::markdown::summary(&doc, &drift, &evaluation);
+    finish(std::io::stdout().lock().write_all(text.as_bytes()))
 }
 
 fn read_input(path: &str) -> Result<Vec<u8>, String> {

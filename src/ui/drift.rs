@@ -189,7 +189,8 @@ fn DriftDetail() -> impl IntoView {
             );
         };
         let row = selected;
-        let has_plan = !matches!(loaded.doc.source, Source::Driftctl(_)) && r.effect != PlanEffect::NotInPlan;
+        let has_plan =
+            !matches!(loaded.doc.source, Source::Driftctl(_)) && r.effect != PlanEffect::NotInPlan;
         let computed: Vec<String> = match &loaded.doc.source {
             Source::Driftctl(f) => f
                 .computed
@@ -331,8 +332,16 @@ fn DriftctlFigures(facts: DriftctlFacts) -> impl IntoView {
     let about = format!(
         "driftctl report ({}){}{}",
         facts.format,
-        facts.provider.as_deref().map(|p| format!(" · {}", visible(p))).unwrap_or_default(),
-        facts.date.as_deref().map(|d| format!(" · scanned {}", visible(d))).unwrap_or_default(),
+        facts
+            .provider
+            .as_deref()
+            .map(|p| format!(" · {}", visible(p)))
+            .unwrap_or_default(),
+        facts
+            .date
+            .as_deref()
+            .map(|d| format!(" · scanned {}", visible(d)))
+            .unwrap_or_default(),
     );
     view! {
         <section class="driftctl" data-testid="driftctl-figures">
