@@ -50,6 +50,10 @@ pub fn segment_fill(key: &str) -> &'static str {
 
 /// Colours for highlights and structure.
 pub mod colour {
+    /// Flag of a resource a deny rule flags.
+    pub const FINDING_DENY: &str = "#b42318";
+    /// Flag of a resource a warn rule flags.
+    pub const FINDING_WARN: &str = "#b54708";
     /// Edges.
     pub const EDGE: &str = "#9aa4b2";
     /// Edges on the highlighted blast radius.

@@ -21,6 +21,7 @@ use crate::graph::style::{colour, node_prefix, node_style, segment_fill};
 use crate::graph::view::{Highlight, HighlightOptions, View, ViewNodeKind, ViewOptions};
 use crate::graph::{DepGraph, EdgeSource};
 use crate::list::contains_ignore_case;
+use crate::rules::RuleSeverity;
 
 /// The dependency graph of the open plan, compared by identity.
 #[derive(Clone)]
@@ -149,13 +150,13 @@ fn performance() -> Option<web_sys::Performance> {
     window().performance()
 }
 
-fn mark(name: &str) {
+pub(super) fn mark(name: &str) {
     if let Some(p) = performance() {
         let _ = p.mark(name);
     }
 }
 
-fn measure(name: &str, from: &str) {
+pub(super) fn measure(name: &str, from: &str) {
     if let Some(p) = performance() {
         let _ = p.measure_with_start_mark(name, from);
     }
@@ -343,6 +344,7 @@ pub fn GraphPanel() -> impl IntoView {
         };
         let cam = camera.get();
         let hits = matches.get();
+        let findings = state.rules.checked.get();
         resized.track();
         if pending.replace(true) {
             return;
@@ -360,6 +362,7 @@ pub fn GraphPanel() -> impl IntoView {
                 &v.0,
                 &hl,
                 hits.as_deref().map(|h| h.as_slice()),
+                findings.as_ref().map_or(&[][..], |f| f.0.worst.as_slice()),
                 cam,
             );
             if let Some(m) = minimap.get_untracked() {
@@ -805,7 +808,7 @@ fn svg_for_export(state: AppState, highlight: &Highlight) -> Option<(String, Str
 }
 
 /// Saves text as a file through a temporary object URL.
-fn download(content: &str, mime: &str, file_name: &str) {
+pub(super) fn download(content: &str, mime: &str, file_name: &str) {
     let parts = js_sys::Array::of1(&JsValue::from_str(content));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
@@ -909,6 +912,7 @@ fn draw(
     v: &View,
     hl: &Highlight,
     hits: Option<&[bool]>,
+    findings: &[Option<RuleSeverity>],
     cam: Camera,
 ) {
     let Some((ctx, w, h, dpr)) = prepare(c) else {
@@ -1074,6 +1078,22 @@ fn draw(
                 ctx.stroke_rect(x, y, rw, rh);
                 let _ = ctx.set_line_dash(&js_sys::Array::new());
 
+                // A guardrail finding: a flag on the top-right corner (node index = row index).
+                let flag = match findings.get(n.index()).copied().flatten() {
+                    Some(RuleSeverity::Deny) => Some((colour::FINDING_DENY, "deny")),
+                    Some(RuleSeverity::Warn) => Some((colour::FINDING_WARN, "warn")),
+                    _ => None,
+                };
+                if let Some((fill, text)) = flag {
+                    let (fw, fh) = (34.0, 14.0);
+                    ctx.set_fill_style_str(fill);
+                    ctx.fill_rect(x + rw - fw - 4.0, y - fh / 2.0, fw, fh);
+                    if labels {
+                        ctx.set_fill_style_str("#ffffff");
+                        ctx.set_font("bold 10px system-ui, sans-serif");
+                        let _ = ctx.fill_text(text, x + rw - fw + 1.0, y + 3.5);
+                    }
+                }
                 if labels {
                     let prefix =
                         node_prefix(dep.action, dep.is_import, dep.is_move, dep.is_drifted);

@@ -344,6 +344,16 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
                 marks.push(("deferred", "deferred"));
             }
             let action = row.action;
+            let finding = move || {
+                state.rules.worst(r as usize).filter(|s| *s != crate::rules::RuleSeverity::Info).map(|s| {
+                    let key = s.key();
+                    view! {
+                        <span class=format!("mark mark-finding sev-{key}") data-testid="finding-mark" title="A guardrail rule flags this resource: see the Rules tab">
+                            {key}
+                        </span>
+                    }
+                })
+            };
             view! {
                 <div
                     class=format!("row resource a-{}", action.key())
@@ -363,6 +373,7 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
                         .into_iter()
                         .map(|(k, label)| view! { <span class=format!("mark mark-{k}")>{label}</span> })
                         .collect_view()}
+                    {finding}
                     <span class="rtype">{type_name}</span>
                     <span class="reason">{reason}</span>
                 </div>

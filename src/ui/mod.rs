@@ -11,6 +11,7 @@ mod landing;
 mod list;
 mod open;
 mod panels;
+mod rules;
 mod summary;
 mod url;
 
@@ -75,6 +76,8 @@ pub enum Tab {
     Outputs,
     /// Check results.
     Checks,
+    /// Guardrail rules: verdict, findings, the user's rules.
+    Rules,
 }
 
 impl Tab {
@@ -85,6 +88,7 @@ impl Tab {
             Tab::Drift => "drift",
             Tab::Outputs => "outputs",
             Tab::Checks => "checks",
+            Tab::Rules => "rules",
         }
     }
 
@@ -94,6 +98,7 @@ impl Tab {
             "drift" => Tab::Drift,
             "outputs" => Tab::Outputs,
             "checks" => Tab::Checks,
+            "rules" => Tab::Rules,
             _ => Tab::Resources,
         }
     }
@@ -132,6 +137,8 @@ pub struct AppState {
     pub entries: Memo<Entries>,
     /// The dependency graph and how it is shown.
     pub graph: graph::GraphState,
+    /// Guardrail rules and their evaluation.
+    pub rules: rules::RulesState,
 }
 
 impl AppState {
@@ -156,6 +163,7 @@ impl AppState {
             pending_address: RwSignal::new(None),
             entries,
             graph: graph::GraphState::new(loaded),
+            rules: rules::RulesState::new(loaded),
         }
     }
 
@@ -301,6 +309,11 @@ fn Tabs() -> impl IntoView {
             {tab_button(Tab::Resources, "Resources", None)}
             {tab_button(Tab::Graph, "Graph", None)}
             {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || count(|l| l.drift.resources.len()))))}
+            {tab_button(Tab::Rules, "Rules", Some(Signal::derive(move || {
+                state.rules.checked.with(|c| c.as_ref().map_or(0, |c| {
+                    c.0.evaluation.findings.iter().filter(|f| f.severity != crate::rules::RuleSeverity::Info).count()
+                }))
+            })))}
             {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || count(|l| l.outputs.len()))))}
             {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}
         </nav>
@@ -315,6 +328,7 @@ fn Tabs() -> impl IntoView {
             Tab::Drift => view! { <drift::DriftPanel /> }.into_any(),
             Tab::Outputs => view! { <panels::OutputsPanel /> }.into_any(),
             Tab::Checks => view! { <panels::ChecksPanel /> }.into_any(),
+            Tab::Rules => view! { <rules::RulesPanel /> }.into_any(),
         }}
     }
 }

@@ -234,6 +234,8 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     state.error.set(None);
     state.filter.set(ListFilter::default());
     state.graph.reset();
+    // A label belongs to the plan it was set for.
+    state.rules.environment.set(String::new());
     state.loaded.set(Some(Arc::new(loaded)));
     state.select(selected);
     if selected.is_none() && pending.is_none() {

@@ -104,6 +104,7 @@ pub fn SummaryPanel() -> impl IntoView {
                     {diagnostics}
                     <div class="summary-main">
                         <p class="sentence" data-testid="plan-summary">{sentence}</p>
+                        <super::rules::VerdictBadge />
                         <span class="versions" data-testid="plan-versions">{version}</span>
                     </div>
                     {drift_note}
