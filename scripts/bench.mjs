@@ -32,6 +32,7 @@ const TARGET_10K_RATIO = 2.5;
 const TARGET_50K_MS = 2500;
 // Issue 3: graph build + layout of the default view of the 10k plan.
 const TARGET_10K_GRAPH_MS = 300;
+const TARGET_10K_RULES_MS = 50; // issue 4: built-in pack on 10k resources, in the browser
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -211,7 +212,23 @@ async function appRun(browser, base, planPath) {
       };
     });
     if (info.errorText) throw new Error(`app showed a load error: ${info.errorText}`);
+    // Drift analysis and the built-in rule pack, as measured by the app; then one re-evaluation
+    // (the environment label changed in the Rules tab, as a user would).
+    const measured = (n) => page.evaluate((n) => performance.getEntriesByName(n, "measure").map((m) => m.duration), n);
+    let rules = [];
+    for (let i = 0; i < 100 && rules.length < 1; i++) {
+      rules = await measured("planlens:rules");
+      if (rules.length < 1) await page.waitForTimeout(50);
+    }
+    const [drift] = await measured("planlens:drift");
+    await page.getByTestId("tab-rules").click();
+    await page.getByTestId("rules-environment").fill("dev");
+    for (let i = 0; i < 100 && rules.length < 2; i++) {
+      rules = await measured("planlens:rules");
+      if (rules.length < 2) await page.waitForTimeout(50);
+    }
     return {
+      drift, rules: rules[0], rulesAgain: rules[1],
       app, wall: tReady - t0, setInputFiles: tSet - t0, pageLoad,
       readyInPage: info.readyInPage, rowsInDom: info.rows,
       progressAdded: info.progressAdded, progressPainted: info.progressPainted,
@@ -319,10 +336,10 @@ async function graphRun(browser, base, planPath) {
   }
 }
 
-// Native graph timings from examples/graph_bench.rs (release build).
-function nativeGraph(paths) {
+// Native timings from an example (release build): graph_bench, rules_bench.
+function nativeGraph(paths, example = "graph_bench") {
   return new Promise((ok) => {
-    const p = spawn("cargo", ["run", "--quiet", "--release", "--example", "graph_bench", "--", ...paths], {
+    const p = spawn("cargo", ["run", "--quiet", "--release", "--example", example, "--", ...paths], {
       cwd: ROOT, stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -443,6 +460,17 @@ async function main() {
     console.log(table(["resources", "JS heap MiB", "wasm memory MiB", "page load ms", "rows in DOM", "progress added"], mem));
   }
 
+  const ruleRows = results.filter((r) => r.runs.length).map(({ n, runs }) =>
+    [n, ms(median(pick(runs, "drift"))), ms(median(pick(runs, "rules"))), ms(median(pick(runs, "rulesAgain")))]);
+  if (ruleRows.length) {
+    console.log("\nDrift and guardrail rules in the browser (medians)\n");
+    console.log(table(["resources", "drift", "built-in pack", "again (label changed)"], ruleRows));
+    console.log(`
+  drift         = drift analysis of the opened plan ("planlens:drift"), part of open
+  built-in pack = rules input built and the 7 built-in rules evaluated ("planlens:rules"), part of open
+  again         = the same after typing environment=dev in the Rules tab`);
+  }
+
   const graphRows = results.filter((r) => r.graphs && r.graphs.length).map(({ n, graphs }) => {
     const f = (k) => ms(median(pick(graphs, k)));
     const frame = (k, q) => median(graphs.map((g) => g[k][q])).toFixed(1);
@@ -463,6 +491,8 @@ async function main() {
   const existingPlans = SIZES.map((n) => join(DATA, `plan-${n}.json`)).filter((p) => existsSync(p));
   console.log("\nGraph, native (cargo run --release --example graph_bench)\n");
   console.log(await nativeGraph(existingPlans));
+  console.log("\nDrift and rules, native (cargo run --release --example rules_bench)\n");
+  console.log(await nativeGraph(existingPlans, "rules_bench"));
 
   console.log("\nWebAssembly size\n");
   console.log(table(["file", "raw KiB", "gzip -9 KiB", "brotli KiB"], wasmFiles.map((f) => {
@@ -491,6 +521,10 @@ async function main() {
     targets.push(["50k progress shown", `${r50.runs.filter((r) => r.progressPainted).length}/${r50.runs.length} runs painted, ` +
       `${r50.runs.filter((r) => r.progressAdded).length}/${r50.runs.length} added`, shown ? "OK" : "MISS"]);
   } else targets.push(["50k targets", "50000 not in --sizes", "—"]);
+  if (r10 && r10.runs.length) {
+    const r = median(pick(r10.runs, "rules"));
+    targets.push([`10k rule evaluation ≤ ${TARGET_10K_RULES_MS} ms`, `${ms(r)} ms`, r <= TARGET_10K_RULES_MS ? "OK" : "MISS"]);
+  }
   if (r10 && r10.graphs && r10.graphs.length) {
     const g = median(r10.graphs.map((x) => x.build + x.layout));
     targets.push([`10k graph build + default layout ≤ ${TARGET_10K_GRAPH_MS} ms`, `${ms(g)} ms`, g <= TARGET_10K_GRAPH_MS ? "OK" : "MISS"]);

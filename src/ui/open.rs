@@ -215,8 +215,11 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     // Drift reports and refresh-only plans are about drift: open them there.
     let drift_first = matches!(doc.source, crate::model::Source::Driftctl(_))
         || crate::drift::is_refresh_only(&doc);
+    super::graph::mark("planlens:drift-start");
+    let drift = crate::drift::Drift::of(&doc);
+    super::graph::measure("planlens:drift", "planlens:drift-start");
     let loaded = Loaded {
-        drift: crate::drift::Drift::of(&doc),
+        drift,
         summary: Summary::of(&doc),
         outputs: output_rows(&doc),
         checks: check_rows(&doc),
