@@ -768,7 +768,12 @@ fn Legend() -> impl IntoView {
     view! {
         <details class="graph-legend">
             <summary>"Legend"</summary>
-            <ul>{items}{marks}</ul>
+            <ul>
+                {items}
+                {marks}
+                <li><span class="legend-flag sev-deny">"deny"</span>"a deny rule flags it"</li>
+                <li><span class="legend-flag sev-warn">"warn"</span>"a warn rule flags it"</li>
+            </ul>
             <p class="fine">"Arrows point from a dependency to what depends on it. Click a module to expand it, its title to collapse it."</p>
         </details>
     }
