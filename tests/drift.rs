@@ -493,3 +493,26 @@ fn every_real_plan_with_drift_grades_it() {
         }
     }
 }
+
+#[test]
+fn driftctl_computed_fields_are_marked_on_their_attributes() {
+    let Some(doc) = real("driftctl__scan_json_v0_39_computed_fields_alerts.json") else {
+        return;
+    };
+    let drift = Drift::of(&doc);
+    let computed: Vec<(&str, bool)> = drift.resources[0]
+        .attributes
+        .iter()
+        .map(|a| (a.path.as_str(), a.computed))
+        .collect();
+    assert_eq!(
+        computed,
+        [
+            ("a", true),
+            ("new", false),
+            ("struct[0].array[0]", true),
+            ("struct[0].string", true),
+            ("updated.field", true)
+        ]
+    );
+}

@@ -70,6 +70,8 @@ pub struct DriftedAttribute {
     pub relevant: bool,
     /// What the plan does about it.
     pub effect: AttributeEffect,
+    /// True when driftctl marks the path as computed: possibly a false positive.
+    pub computed: bool,
 }
 
 /// What the plan does about a drifted resource as a whole.
@@ -187,6 +189,10 @@ impl Drift {
             }
         }
         let relevant = relevant_attributes(plan.relevant_attributes);
+        let computed: &[(String, String)] = match &doc.source {
+            Source::Driftctl(f) => &f.computed,
+            _ => &[],
+        };
         let values_known = doc.source.has_values();
 
         let mut drift = Drift {
@@ -268,6 +274,9 @@ impl Drift {
                             r.iter().any(|p| is_prefix(p, &path) || is_prefix(&path, p))
                         }),
                         effect: attr_effect,
+                        computed: computed
+                            .iter()
+                            .any(|(a, p)| *a == address && *p == dotted(&path)),
                     });
                 }
                 if effect == PlanEffect::Reverts {
@@ -441,6 +450,17 @@ fn changed_paths(
 
 fn is_prefix(prefix: &[Step], path: &[Step]) -> bool {
     prefix.len() <= path.len() && prefix.iter().zip(path).all(|(a, b)| a == b)
+}
+
+/// driftctl's way of writing a path: steps joined by dots (`struct.0.array.0`).
+fn dotted(path: &[Step]) -> String {
+    path.iter()
+        .map(|s| match s {
+            Step::Key(k) => k.clone(),
+            Step::Index(i) => i.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// `tags.Owner`, `ingress[0].cidr_blocks`, `tags["kubernetes.io/role"]`.

@@ -191,20 +191,11 @@ fn DriftDetail() -> impl IntoView {
         let row = selected;
         let has_plan =
             !matches!(loaded.doc.source, Source::Driftctl(_)) && r.effect != PlanEffect::NotInPlan;
-        let computed: Vec<String> = match &loaded.doc.source {
-            Source::Driftctl(f) => f
-                .computed
-                .iter()
-                .filter(|(a, _)| *a == r.address)
-                .map(|(_, p)| p.clone())
-                .collect(),
-            _ => Vec::new(),
-        };
         let attributes = r
             .attributes
             .iter()
             .map(|a| {
-                let is_computed = computed.iter().any(|c| display_matches(c, &a.path));
+                let is_computed = a.computed;
                 view! {
                     <tr data-testid="drift-attribute">
                         <td class="mono">{visible(&a.path)}</td>
@@ -275,16 +266,6 @@ fn DriftDetail() -> impl IntoView {
             .into_any(),
         )
     }
-}
-
-/// driftctl writes paths as dot-joined steps (`struct.0.array.0`); ours are `struct[0].array[0]`.
-fn display_matches(driftctl_path: &str, ours: &str) -> bool {
-    let normalised: String = ours
-        .replace("][", ".")
-        .replace('[', ".")
-        .replace(']', "")
-        .replace('"', "");
-    normalised == driftctl_path
 }
 
 /// A driftctl report's figures, alerts and unmanaged resources.
