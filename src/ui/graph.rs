@@ -285,9 +285,11 @@ pub fn GraphPanel() -> impl IntoView {
         Some(Arc::new(hit))
     });
 
+    // `try_`: a frame requested just before the tab closed runs after the panel is disposed.
     let size = move || -> (f64, f64) {
         canvas
-            .get_untracked()
+            .try_get_untracked()
+            .flatten()
             .map(|c| (f64::from(c.client_width()), f64::from(c.client_height())))
             .unwrap_or((800.0, 600.0))
     };
@@ -353,7 +355,8 @@ pub fn GraphPanel() -> impl IntoView {
         let first_frame = first_frame.clone();
         request_animation_frame(move || {
             pending.set(false);
-            let (Some(c), Some(cam)) = (canvas.get_untracked(), cam) else {
+            // The panel may have been disposed since the frame was requested (tab switched).
+            let (Some(c), Some(cam)) = (canvas.try_get_untracked().flatten(), cam) else {
                 return;
             };
             draw(
@@ -365,7 +368,7 @@ pub fn GraphPanel() -> impl IntoView {
                 findings.as_ref().map_or(&[][..], |f| f.0.worst.as_slice()),
                 cam,
             );
-            if let Some(m) = minimap.get_untracked() {
+            if let Some(m) = minimap.try_get_untracked().flatten() {
                 draw_minimap(&m, &g.0, &v.0, &hl, cam, size());
             }
             if first_frame.replace(false) {

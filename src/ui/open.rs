@@ -242,10 +242,12 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     state.loaded.set(Some(Arc::new(loaded)));
     state.select(selected);
     if selected.is_none() && pending.is_none() {
-        if drift_first {
-            state.tab.set(Tab::Drift);
-        } else if !matches!(state.tab.get_untracked(), Tab::Graph) {
-            state.tab.set(Tab::Resources);
+        // The graph stays when it is showing; otherwise a plan opens on its resources, and drift
+        // reports and refresh-only plans on their drift.
+        match state.tab.get_untracked() {
+            Tab::Graph => {}
+            _ if drift_first => state.tab.set(Tab::Drift),
+            _ => state.tab.set(Tab::Resources),
         }
     }
     measure_after_paint();
