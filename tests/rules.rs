@@ -7,12 +7,10 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use planlens::drift::Severity;
-use planlens::model::document::short_provider;
-use planlens::model::{Address, Plan};
+use planlens::drift::Drift;
+use planlens::model::Address;
 use planlens::rules::{
-    BUILTIN_TOML, DriftFacts, Evaluation, Input, Resource, RuleError, RuleSet, RuleSeverity,
-    Verdict, evaluate,
+    BUILTIN_TOML, Evaluation, Input, RuleError, RuleSet, RuleSeverity, Verdict, evaluate,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -57,107 +55,13 @@ impl Outcome {
     }
 }
 
-/// Attributes that differ between a drift entry's before and after: top-level keys, and keys
-/// inside tags-like maps (`tags.Owner`), as the drift analysis reports them.
-fn drifted_attributes(before: Option<&str>, after: Option<&str>) -> Vec<String> {
-    let parse = |s: Option<&str>| -> serde_json::Map<String, Value> {
-        s.and_then(|s| serde_json::from_str(s).ok())
-            .unwrap_or_default()
-    };
-    let (b, a) = (parse(before), parse(after));
-    let mut keys: Vec<&String> = b.keys().chain(a.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let mut out = Vec::new();
-    for k in keys {
-        match (b.get(k), a.get(k)) {
-            (Some(Value::Object(x)), Some(Value::Object(y)))
-                if matches!(k.as_str(), "tags" | "tags_all" | "labels") =>
-            {
-                let mut inner: Vec<&String> = x.keys().chain(y.keys()).collect();
-                inner.sort();
-                inner.dedup();
-                out.extend(
-                    inner
-                        .into_iter()
-                        .filter(|i| x.get(*i) != y.get(*i))
-                        .map(|i| format!("{k}.{i}")),
-                );
-            }
-            (x, y) if x != y => out.push(k.clone()),
-            _ => {}
-        }
-    }
-    out
-}
-
-fn drift_severity(attributes: &[String]) -> Severity {
-    let tag = |a: &String| {
-        ["tags", "tags_all", "labels"]
-            .iter()
-            .any(|t| a == t || a.starts_with(&format!("{t}.")))
-    };
-    if attributes.iter().all(tag) {
-        Severity::Minor
-    } else {
-        Severity::Structural
-    }
-}
-
-/// Evaluates `rules` on a plan's text the way the app does: every entry of `resource_changes`
-/// is a resource, `resource_drift` marks drift, plan variables and `labels` feed variable rules.
+/// Evaluates `rules` on a plan's text the way the app and the CLI do: load, drift analysis,
+/// `Input::from_document` (one resource per row), then `evaluate` with the labels.
 fn run(plan_text: &str, rules: &RuleSet, labels: &[(&str, &str)]) -> Outcome {
-    let plan: Plan = serde_json::from_str(plan_text).expect("the test plan parses");
-    let drift: Vec<(String, Vec<String>)> = plan
-        .resource_drift
-        .iter()
-        .map(|d| {
-            (
-                d.address.to_string(),
-                drifted_attributes(
-                    d.change.before.map(|r| r.get()),
-                    d.change.after.map(|r| r.get()),
-                ),
-            )
-        })
-        .collect();
-    let variables: BTreeMap<String, Value> = plan
-        .variables
-        .iter()
-        .filter_map(|(name, v)| {
-            Some((name.to_string(), serde_json::from_str(v.value?.get()).ok()?))
-        })
-        .collect();
-    let resources: Vec<Resource> = plan
-        .resource_changes
-        .iter()
-        .map(|c| Resource {
-            address: &c.address,
-            mode: c.mode,
-            resource_type: &c.resource_type,
-            name: &c.name,
-            module: c.module_address.as_deref().unwrap_or(""),
-            provider: short_provider(&c.provider_name),
-            action: c.change.actions,
-            is_import: c.change.importing.is_some(),
-            is_move: c.is_move(),
-            before: c.change.before,
-            after: c.change.after,
-            before_sensitive: c.change.before_sensitive,
-            after_sensitive: c.change.after_sensitive,
-            drift: drift
-                .iter()
-                .find(|(a, _)| *a == c.address)
-                .map(|(_, attributes)| DriftFacts {
-                    severity: drift_severity(attributes),
-                    attributes,
-                }),
-        })
-        .collect();
-    let input = Input {
-        resources,
-        variables,
-    };
+    let doc =
+        planlens::load_plan_text(plan_text.to_string(), "test.json").expect("the test plan loads");
+    let drift = Drift::of(&doc);
+    let input = Input::from_document(&doc, &drift);
     let labels: BTreeMap<String, String> = labels
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -1177,19 +1081,20 @@ fn message(template: &str, plan: &Value, labels: &[(&str, &str)]) -> Vec<String>
 
 #[test]
 fn templates_fill_in_the_resource() {
+    // Root module first, as the plan (and the list) orders them.
     let plan = with_variables(
         plan_of(vec![
-            change(
-                r#"module.sg["a"].aws_security_group.this"#,
-                &["create", "delete"],
-                json!({"name": "old", "ports": [22]}),
-                json!({"name": "new", "ports": [22, 443], "rules": {"a": 1}}),
-            ),
             change(
                 "aws_vpc.main",
                 &["no-op"],
                 json!({"cidr": "10.0.0.0/16"}),
                 json!({"cidr": "10.0.0.0/16"}),
+            ),
+            change(
+                r#"module.sg["a"].aws_security_group.this"#,
+                &["create", "delete"],
+                json!({"name": "old", "ports": [22]}),
+                json!({"name": "new", "ports": [22, 443], "rules": {"a": 1}}),
             ),
         ]),
         json!({"environment": "dev"}),
@@ -1201,8 +1106,8 @@ fn templates_fill_in_the_resource() {
             &[],
         ),
         [
-            r#"module.sg["a"].aws_security_group.this aws_security_group this module.sg["a"] hashicorp/aws replace (none) (none) dev"#,
             "aws_vpc.main aws_vpc main (root) hashicorp/aws no-op (none) (none) dev",
+            r#"module.sg["a"].aws_security_group.this aws_security_group this module.sg["a"] hashicorp/aws replace (none) (none) dev"#,
         ]
     );
     assert_eq!(
@@ -1210,7 +1115,7 @@ fn templates_fill_in_the_resource() {
             "{before.name} → {after.name} {after.ports} {after.ports[1]} {after.rules}",
             &plan,
             &[]
-        )[0],
+        )[1],
         r#"old → new [22,443] 443 {"a":1}"#
     );
     assert_eq!(
