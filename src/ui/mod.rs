@@ -198,6 +198,32 @@ impl AppState {
         self.cursor.set(Some(rows[next]));
     }
 
+    /// Selects the next (`delta` > 0) or previous drifted resource, in the Drift tab's order.
+    fn move_in_drift(&self, delta: i64) {
+        let rows: Vec<u32> = self.loaded.with_untracked(|l| {
+            l.as_ref().map_or(Vec::new(), |l| {
+                l.drift
+                    .resources
+                    .iter()
+                    .filter_map(|r| r.rows.first().copied())
+                    .collect()
+            })
+        });
+        if rows.is_empty() {
+            return;
+        }
+        let at = self
+            .selected
+            .get_untracked()
+            .and_then(|s| rows.iter().position(|r| *r == s));
+        let next = match at {
+            None if delta > 0 => 0,
+            None => rows.len() - 1,
+            Some(i) => (i as i64 + delta).clamp(0, rows.len() as i64 - 1) as usize,
+        };
+        self.select(Some(rows[next]));
+    }
+
     /// Selects a row: its diff opens, the graph centres on it and its address goes into the URL.
     pub fn select(&self, row: Option<u32>) {
         if row.is_some() {
@@ -374,6 +400,11 @@ fn install_keyboard(state: AppState) {
                 } else {
                     -1
                 };
+                // In the Drift tab, j/k walk the drifted resources and select as they go.
+                if state.tab.get_untracked() == Tab::Drift {
+                    state.move_in_drift(delta);
+                    return;
+                }
                 // In the graph, j/k walk the resources in list order and select as they go.
                 if state.tab.get_untracked() == Tab::Graph {
                     state.move_cursor(delta);

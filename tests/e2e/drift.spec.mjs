@@ -89,6 +89,12 @@ test.describe("Drift", () => {
     await expect(attrs.nth(0)).toContainText("reverted by the plan");
     await expect(attrs.nth(1)).toContainText("kept by the plan");
 
+    // j / k walk the drifted resources.
+    await page.keyboard.press("j");
+    await expect(page.getByTestId("drift-address")).toHaveText("aws_s3_bucket.logs");
+    await page.keyboard.press("k");
+    await expect(page.getByTestId("drift-address")).toHaveText("aws_instance.web");
+
     // The sensitive password is named, its values never shown.
     await item(page, "aws_db_instance.main").click();
     await expect(page.getByTestId("drift-attribute")).toHaveText(/password/);
