@@ -334,7 +334,9 @@ fn drift_prints_the_note_and_one_line_per_resource() {
 
     let (_, out, _) = planlens(&["drift", "tests/fixtures/driftctl.json"]);
     assert!(
-        out.contains("5 resources, 2 managed, 2 unmanaged, 1 missing, 1 changed; coverage 40 %"),
+        out.starts_with(
+            "driftctl: 5 resources, 2 managed, 2 unmanaged, 1 missing, 1 changed; coverage 40 %."
+        ),
         "{out}"
     );
     assert!(out.contains("structural aws_s3_bucket.logs (deleted outside Terraform)\n"));
@@ -375,4 +377,14 @@ fn summary_markdown_has_the_verdict_and_escapes_plan_text() {
         "markdown",
     ]);
     assert!(out.contains("✅ **Verdict: pass**"), "{out}");
+}
+
+#[test]
+fn summary_of_a_driftctl_report_gives_its_figures() {
+    let (code, out, _) = planlens(&["summary", "tests/fixtures/driftctl.json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.lines().next(),
+        Some("driftctl: 5 resources, 2 managed, 2 unmanaged, 1 missing, 1 changed; coverage 40 %.")
+    );
 }

@@ -299,7 +299,10 @@ fn summary(path: &str) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let result = (|| -> std::io::Result<()> {
-        writeln!(out, "{}", Summary::of(&doc).sentence())?;
+        match &doc.source {
+            Source::Driftctl(f) => writeln!(out, "{}", f.sentence())?,
+            _ => writeln!(out, "{}", Summary::of(&doc).sentence())?,
+        }
         for row in &doc.rows {
             let change = doc.change(row);
             if !change.is_shown() {
@@ -375,16 +378,7 @@ fn drift(path: &str, json: bool) -> ExitCode {
 fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>) -> String {
     let mut out = String::new();
     if let Some(f) = facts {
-        out.push_str(&format!(
-            "driftctl scan ({}): {} resources, {} managed, {} unmanaged, {} missing{}; coverage {} %\n",
-            f.format,
-            f.total_resources,
-            f.managed,
-            f.unmanaged,
-            f.missing,
-            f.changed.map(|c| format!(", {c} changed")).unwrap_or_default(),
-            f.coverage
-        ));
+        out.push_str(&format!("{} (report format {})\n", f.sentence(), f.format));
         for (_, message) in &f.alerts {
             out.push_str(&format!("alert: {}\n", visible(message)));
         }

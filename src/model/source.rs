@@ -105,3 +105,21 @@ pub struct DriftctlFacts {
     /// When the scan ran, when the report says.
     pub date: Option<String>,
 }
+
+impl DriftctlFacts {
+    /// The report in one sentence, in place of a plan's: `driftctl: 6 resources, 2 managed,
+    /// 2 unmanaged, 2 missing, 2 changed; coverage 33 %.`
+    pub fn sentence(&self) -> String {
+        format!(
+            "driftctl: {} resources, {} managed, {} unmanaged, {} missing{}; coverage {} %.",
+            self.total_resources,
+            self.managed,
+            self.unmanaged,
+            self.missing,
+            self.changed
+                .map(|c| format!(", {c} changed"))
+                .unwrap_or_default(),
+            self.coverage
+        )
+    }
+}

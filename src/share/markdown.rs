@@ -3,8 +3,8 @@
 //! cannot turn into a link, an image or HTML.
 
 use crate::drift::Drift;
-use crate::model::Document;
 use crate::model::text::visible;
+use crate::model::{Document, Source};
 use crate::rules::{Evaluation, RuleSeverity, Verdict};
 use crate::summary::Summary;
 
@@ -52,10 +52,11 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
 /// The comment body.
 pub fn summary(doc: &Document, drift: &Drift, evaluation: &Evaluation) -> String {
     let mut out = String::new();
-    out.push_str(&format!(
-        "### Planlens: {}\n\n",
-        escape(&Summary::of(doc).sentence())
-    ));
+    let sentence = match &doc.source {
+        Source::Driftctl(f) => f.sentence(),
+        _ => Summary::of(doc).sentence(),
+    };
+    out.push_str(&format!("### Planlens: {}\n\n", escape(&sentence)));
     out.push_str(&verdict_line(evaluation));
     out.push_str("\n\n");
     if !evaluation.findings.is_empty() {

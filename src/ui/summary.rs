@@ -42,15 +42,7 @@ pub fn SummaryPanel() -> impl IntoView {
                 Source::Driftctl(f) => format!("driftctl report, {}", f.format),
             };
             let sentence = match &l.doc.source {
-                Source::Driftctl(f) => format!(
-                    "driftctl: {} resources, {} managed, {} unmanaged, {} missing{}; coverage {} %.",
-                    f.total_resources,
-                    f.managed,
-                    f.unmanaged,
-                    f.missing,
-                    f.changed.map(|c| format!(", {c} changed")).unwrap_or_default(),
-                    f.coverage
-                ),
+                Source::Driftctl(f) => f.sentence(),
                 _ => s.sentence(),
             };
             let diagnostics = match &l.doc.source {
