@@ -71,6 +71,20 @@ fn samples_shipped_with_the_app_load() {
         assert!(doc.warnings.is_empty(), "{name}: {:?}", doc.warnings);
         assert_eq!(Summary::of(&doc).sentence(), sentence, "{name}");
     }
+    let doc = load_plan(
+        std::fs::read(dir.join("driftctl-scan.json")).unwrap(),
+        "driftctl-scan.json",
+    )
+    .unwrap();
+    let planlens::model::Source::Driftctl(facts) = &doc.source else {
+        panic!("the driftctl sample was not read as a driftctl report");
+    };
+    assert_eq!(
+        facts.sentence(),
+        "driftctl: 10 resources, 7 managed, 3 unmanaged, 1 missing, 2 changed; coverage 70 %."
+    );
+    let drift = planlens::drift::Drift::of(&doc);
+    assert_eq!((drift.structural, drift.minor), (2, 1));
 }
 
 #[test]

@@ -38,6 +38,11 @@ pub const SAMPLES: &[(&str, &str, &str)] = &[
         "Changes made outside Terraform: tags-only and a node pool scaled down by hand.",
     ),
     (
+        "driftctl-scan",
+        "driftctl scan",
+        "A driftctl report: an SSH port opened by hand, tags changed, a deleted role, unmanaged resources.",
+    ),
+    (
         "modules-for-each",
         "Modules with for_each",
         "Module instances by key, nested modules, a failing check and sensitive outputs.",
