@@ -38,6 +38,10 @@ pub fn Landing() -> impl IntoView {
                     "Everything happens in this tab: the plan is never uploaded. Terraform 0.12 to 1.14 and OpenTofu, up to "
                     {megabytes(MAX_FILE_BYTES)} "."
                 </p>
+                <p class="fine">
+                    "Drift reports open too: a " <code>"terraform plan -json"</code> " log, or a driftctl "
+                    <code>"scan --output json://"</code> " report."
+                </p>
                 {move || {
                     state.pending_address.get().map(|a| view! {
                         <p class="pending">
