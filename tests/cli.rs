@@ -214,7 +214,7 @@ fn check_exits_0_pass_1_warn_2_needs_approval_3_bad_input() {
     assert_eq!(
         out,
         "warn  sg-review: Review the security group module.sg[\"a\"].aws_security_group.this\n\
-         Verdict: warn (0 deny, 1 warn, 0 info; 1 rules)\n"
+         Verdict: warn (0 deny, 1 warn, 0 info; 1 rule)\n"
     );
 
     let (code, out, _) = planlens(&["check", "tests/fixtures/rules/guardrails.json"]);

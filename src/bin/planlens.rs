@@ -193,12 +193,13 @@ fn check(o: &Options) -> ExitCode {
             ));
         }
         out.push_str(&format!(
-            "Verdict: {} ({} deny, {} warn, {} info; {} rules)\n",
+            "Verdict: {} ({} deny, {} warn, {} info; {} rule{})\n",
             evaluation.verdict.label(),
             evaluation.count(RuleSeverity::Deny),
             evaluation.count(RuleSeverity::Warn),
             evaluation.count(RuleSeverity::Info),
-            evaluation.rules_run
+            evaluation.rules_run,
+            if evaluation.rules_run == 1 { "" } else { "s" }
         ));
         out
     };

@@ -40,12 +40,13 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
         Verdict::NeedsApproval => "⛔",
     };
     format!(
-        "{icon} **Verdict: {}** · {} deny, {} warn, {} info ({} rules)",
+        "{icon} **Verdict: {}** · {} deny, {} warn, {} info ({} rule{})",
         evaluation.verdict.label(),
         evaluation.count(RuleSeverity::Deny),
         evaluation.count(RuleSeverity::Warn),
         evaluation.count(RuleSeverity::Info),
-        evaluation.rules_run
+        evaluation.rules_run,
+        if evaluation.rules_run == 1 { "" } else { "s" }
     )
 }
 

@@ -372,8 +372,9 @@ fn RuleEditor() -> impl IntoView {
             view! {
                 <p class="fine" data-testid="rules-ok">
                     {format!(
-                        "{} rules: {builtin} built-in{}, {own} yours.",
+                        "{} {}: {builtin} built-in{}, {own} yours.",
                         set.rules().len(),
+                        if set.rules().len() == 1 { "rule" } else { "rules" },
                         if set.includes_builtin() { "" } else { " (turned off)" }
                     )}
                 </p>
@@ -435,6 +436,7 @@ fn RuleEditor() -> impl IntoView {
                 node_ref=textarea
                 class="rule-text"
                 data-testid="rules-text"
+                aria-label="Your rules (TOML)"
                 spellcheck="false"
                 rows="16"
                 placeholder="Empty: the built-in pack alone. Add [[rule]] entries here, or Import a file."

@@ -130,7 +130,7 @@ test.describe("Guardrail rules", () => {
     expect(readFileSync(file, "utf8")).toContain('id = "no-forget"');
     await page.getByTestId("rules-import").setInputFiles(join(RULES, "warn_only.toml"));
     await expect(page.getByTestId("rules-text")).toHaveValue(/include_builtin = false/);
-    await expect(page.getByTestId("rules-ok")).toHaveText("1 rules: 0 built-in (turned off), 1 yours.");
+    await expect(page.getByTestId("rules-ok")).toHaveText("1 rule: 0 built-in (turned off), 1 yours.");
     await openPlan(page, join(RULES, "guardrails.json"));
     await expect(verdict(page)).toHaveAttribute("data-verdict", "warn");
     // Cleared: the built-in pack alone again.
