@@ -4,7 +4,7 @@
 //! deletes of data sources are not shown; every other change is shown, and a move or import without
 //! other changes still prints the `Plan:` line, with zeros.
 
-use crate::model::{Action, Document, ReplaceOrder};
+use crate::model::{Action, Document, ReplaceOrder, Source};
 
 /// Counts over one plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -85,6 +85,14 @@ impl Summary {
             }
         }
         s
+    }
+
+    /// The document's headline: a driftctl report's own sentence, else [`Summary::sentence`].
+    pub fn headline(&self, doc: &Document) -> String {
+        match &doc.source {
+            Source::Driftctl(f) => f.sentence(),
+            _ => self.sentence(),
+        }
     }
 
     /// Terraform's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or

@@ -16,7 +16,7 @@ use planlens::graph::{DepGraph, EdgeSource};
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
-use planlens::rules::{Evaluation, Input, RuleSet, RuleSeverity, Verdict, evaluate};
+use planlens::rules::{Evaluation, Input, RuleSet, Verdict, evaluate};
 use planlens::{Summary, load_plan};
 
 const USAGE: &str = "usage:
@@ -192,14 +192,10 @@ fn check(o: &Options) -> ExitCode {
                 visible(&f.message)
             ));
         }
+        let (counts, rules) = evaluation.tally();
         out.push_str(&format!(
-            "Verdict: {} ({} deny, {} warn, {} info; {} rule{})\n",
-            evaluation.verdict.label(),
-            evaluation.count(RuleSeverity::Deny),
-            evaluation.count(RuleSeverity::Warn),
-            evaluation.count(RuleSeverity::Info),
-            evaluation.rules_run,
-            if evaluation.rules_run == 1 { "" } else { "s" }
+            "Verdict: {} ({counts}; {rules})\n",
+            evaluation.verdict.label()
         ));
         out
     };
@@ -300,10 +296,7 @@ fn summary(path: &str) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let result = (|| -> std::io::Result<()> {
-        match &doc.source {
-            Source::Driftctl(f) => writeln!(out, "{}", f.sentence())?,
-            _ => writeln!(out, "{}", Summary::of(&doc).sentence())?,
-        }
+        writeln!(out, "{}", Summary::of(&doc).headline(&doc))?;
         for row in &doc.rows {
             let change = doc.change(row);
             if !change.is_shown() {

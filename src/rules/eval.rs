@@ -114,6 +114,23 @@ impl Evaluation {
             .count()
     }
 
+    /// `2 deny, 1 warn, 0 info` and `7 rules`: the counts every verdict line shows.
+    pub fn tally(&self) -> (String, String) {
+        (
+            format!(
+                "{} deny, {} warn, {} info",
+                self.count(RuleSeverity::Deny),
+                self.count(RuleSeverity::Warn),
+                self.count(RuleSeverity::Info)
+            ),
+            format!(
+                "{} rule{}",
+                self.rules_run,
+                if self.rules_run == 1 { "" } else { "s" }
+            ),
+        )
+    }
+
     /// The findings about one resource (an index into [`Input::resources`]).
     pub fn for_resource(&self, index: usize) -> impl Iterator<Item = &Finding> {
         self.findings

@@ -3,9 +3,9 @@
 //! cannot turn into a link, an image or HTML.
 
 use crate::drift::Drift;
+use crate::model::Document;
 use crate::model::text::visible;
-use crate::model::{Document, Source};
-use crate::rules::{Evaluation, RuleSeverity, Verdict};
+use crate::rules::{Evaluation, Verdict};
 use crate::summary::Summary;
 
 /// At most this many findings are listed; the rest are counted.
@@ -39,24 +39,17 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
         Verdict::Warn => "⚠️",
         Verdict::NeedsApproval => "⛔",
     };
+    let (counts, rules) = evaluation.tally();
     format!(
-        "{icon} **Verdict: {}** · {} deny, {} warn, {} info ({} rule{})",
-        evaluation.verdict.label(),
-        evaluation.count(RuleSeverity::Deny),
-        evaluation.count(RuleSeverity::Warn),
-        evaluation.count(RuleSeverity::Info),
-        evaluation.rules_run,
-        if evaluation.rules_run == 1 { "" } else { "s" }
+        "{icon} **Verdict: {}** · {counts} ({rules})",
+        evaluation.verdict.label()
     )
 }
 
 /// The comment body.
 pub fn summary(doc: &Document, drift: &Drift, evaluation: &Evaluation) -> String {
     let mut out = String::new();
-    let sentence = match &doc.source {
-        Source::Driftctl(f) => f.sentence(),
-        _ => Summary::of(doc).sentence(),
-    };
+    let sentence = Summary::of(doc).headline(doc);
     out.push_str(&format!("### Planlens: {}\n\n", escape(&sentence)));
     out.push_str(&verdict_line(evaluation));
     out.push_str("\n\n");

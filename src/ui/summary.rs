@@ -41,10 +41,7 @@ pub fn SummaryPanel() -> impl IntoView {
                 Source::PlanLog(_) => format!("{terraform} · terraform plan -json log (no attribute values)"),
                 Source::Driftctl(f) => format!("driftctl report, {}", f.format),
             };
-            let sentence = match &l.doc.source {
-                Source::Driftctl(f) => f.sentence(),
-                _ => s.sentence(),
-            };
+            let sentence = s.headline(&l.doc);
             let diagnostics = match &l.doc.source {
                 Source::PlanLog(f) => f
                     .diagnostics
