@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::model::document::{drift_address, is_unchanged_drift};
+use crate::model::document::drift_address;
 use crate::model::{Action, Address, Document, RowSource, Source};
 
 /// Top-level attributes whose drift alone is minor.
@@ -200,9 +200,6 @@ impl Drift {
             ..Drift::default()
         };
         for (entry, d) in plan.resource_drift.iter().enumerate() {
-            if is_unchanged_drift(d) {
-                continue;
-            }
             let address = drift_address(d).into_owned();
             let rows = if d.address.is_empty() {
                 by_resource.get(&address).cloned().unwrap_or_default()
@@ -228,6 +225,12 @@ impl Drift {
             if values_known && action != Action::Delete {
                 let before = parse(d.change.before);
                 let after = parse(d.change.after);
+                // Terraform 1.0.0's unchanged entries (the test `is_unchanged_drift` makes for
+                // the document's rows, on the values parsed here anyway).
+                let both = d.change.before.is_some() && d.change.after.is_some();
+                if action == Action::Update && both && before == after {
+                    continue;
+                }
                 let sensitive = [
                     parse(d.change.before_sensitive),
                     parse(d.change.after_sensitive),

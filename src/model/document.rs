@@ -171,10 +171,13 @@ impl Document {
         // match every instance of the resource.
         let mut drifted: HashSet<Cow<str>> = HashSet::new();
         let mut drifted_resources: HashSet<Cow<str>> = HashSet::new();
-        for d in plan
+        // Decided once per entry: the check may parse both values.
+        let unchanged: Vec<bool> = plan.resource_drift.iter().map(is_unchanged_drift).collect();
+        for (_, d) in plan
             .resource_drift
             .iter()
-            .filter(|d| !is_unchanged_drift(d))
+            .enumerate()
+            .filter(|(i, _)| !unchanged[*i])
         {
             if d.address.is_empty() {
                 drifted_resources.insert(drift_address(d));
@@ -191,8 +194,8 @@ impl Document {
         };
         // Drifted resources the plan does nothing to get rows of their own. (An address-less 1.0.0
         // entry without a planned instance has no address to show; the drift view lists it.)
-        let drift_only = plan.resource_drift.iter().enumerate().filter(|(_, d)| {
-            !d.address.is_empty() && !planned.contains(&*d.address) && !is_unchanged_drift(d)
+        let drift_only = plan.resource_drift.iter().enumerate().filter(|(i, d)| {
+            !d.address.is_empty() && !planned.contains(&*d.address) && !unchanged[*i]
         });
 
         let changes = plan
