@@ -3,7 +3,9 @@
 
 mod common;
 
-use planlens::drift::{AttributeEffect, Drift, PlanEffect, Severity, is_refresh_only};
+use planlens::drift::{
+    AttributeEffect, Drift, DriftedResource, PlanEffect, Severity, is_refresh_only,
+};
 use planlens::model::source::Source;
 use planlens::model::{Action, RowSource};
 use planlens::{Document, Summary, load_plan};
@@ -12,6 +14,14 @@ fn real(name: &str) -> Option<Document> {
     let dir = common::real_fixtures_dir()?;
     let bytes = std::fs::read(dir.join(name)).unwrap();
     Some(load_plan(bytes, name).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+/// (path, relevant, effect) of a drifted resource's attributes.
+fn attributes(r: &DriftedResource) -> Vec<(&str, bool, AttributeEffect)> {
+    r.attributes
+        .iter()
+        .map(|a| (a.path.as_str(), a.relevant, a.effect))
+        .collect()
 }
 
 /// (address, severity, effect) of every drifted resource.
@@ -257,13 +267,8 @@ fn relevant_attributes_and_partial_reverts_of_real_plans() {
     let r = &drift.resources[0];
     assert_eq!(r.address, "tfcoremock_simple_resource.base");
     assert_eq!(r.effect, PlanEffect::Partly);
-    let attrs: Vec<(&str, bool, AttributeEffect)> = r
-        .attributes
-        .iter()
-        .map(|a| (a.path.as_str(), a.relevant, a.effect))
-        .collect();
     assert_eq!(
-        attrs,
+        attributes(r),
         [
             ("number", false, AttributeEffect::Reverted),
             ("string", true, AttributeEffect::Changed)
@@ -339,13 +344,8 @@ fn our_drift_plan_grades_severity_and_effect() {
     assert_eq!(drift.totals(), "2 structural, 2 minor");
     assert_eq!(drift.resources[0].attribute_paths(), ["password"]);
     let web = &drift.resources[1];
-    let attrs: Vec<(&str, bool, AttributeEffect)> = web
-        .attributes
-        .iter()
-        .map(|a| (a.path.as_str(), a.relevant, a.effect))
-        .collect();
     assert_eq!(
-        attrs,
+        attributes(web),
         [
             ("instance_type", true, AttributeEffect::Reverted),
             ("tags.Owner", false, AttributeEffect::Kept)

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::AppState;
-use crate::diff::{DiffNode, NodeChange, Side, diff_change};
+use crate::diff::{DiffError, DiffNode, NodeChange, Side, diff_change};
 use crate::model::text::visible;
 use crate::model::{RowSource, reason};
 
@@ -116,25 +116,36 @@ pub fn DiffPanel() -> impl IntoView {
                             .map(|(k, text)| view! { <li class=format!("fact fact-{k}") data-testid=format!("fact-{k}")>{text}</li> })
                             .collect_view()}
                     </ul>
-                    {has_values.then(|| view! {
-                    <label class="toggle">
-                        <input
-                            type="checkbox"
-                            data-testid="show-unchanged-attrs"
-                            prop:checked=move || show_unchanged.get()
-                            on:change=move |ev| show_unchanged.set(event_target_checked(&ev))
-                        />
-                        " Show unchanged attributes"
-                    </label>
-                    {match tree {
-                        Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
-                        Err(e) => view! { <p class="load-error">{format!("Cannot show this change: {e}")}</p> }.into_any(),
-                    }}
-                    })}
+                    {has_values.then(|| view! { <ToggledDiff tree show_unchanged what="change" /> })}
                 </aside>
             }
             .into_any(),
         )
+    }
+}
+
+/// The "Show unchanged attributes" toggle over a diff tree, or why the tree cannot be shown
+/// ("Cannot show this {what}: …").
+#[component]
+pub fn ToggledDiff(
+    tree: Result<DiffNode, DiffError>,
+    show_unchanged: RwSignal<bool>,
+    what: &'static str,
+) -> impl IntoView {
+    view! {
+        <label class="toggle">
+            <input
+                type="checkbox"
+                data-testid="show-unchanged-attrs"
+                prop:checked=move || show_unchanged.get()
+                on:change=move |ev| show_unchanged.set(event_target_checked(&ev))
+            />
+            " Show unchanged attributes"
+        </label>
+        {match tree {
+            Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
+            Err(e) => view! { <p class="load-error">{format!("Cannot show this {what}: {e}")}</p> }.into_any(),
+        }}
     }
 }
 

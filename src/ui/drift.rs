@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::diff::DiffTree;
+use super::diff::ToggledDiff;
 use super::{AppState, Tab};
 use crate::diff::diff_change;
 use crate::drift::{AttributeEffect, DriftedResource, PlanEffect, Severity};
@@ -248,18 +248,7 @@ fn DriftDetail() -> impl IntoView {
                     {more}
                     {tree.map(|tree| view! {
                         <h3 class="drift-diff-title">"Last known (state) → actual (refreshed)"</h3>
-                        <label class="toggle">
-                            <input
-                                type="checkbox"
-                                prop:checked=move || show_unchanged.get()
-                                on:change=move |ev| show_unchanged.set(event_target_checked(&ev))
-                            />
-                            " Show unchanged attributes"
-                        </label>
-                        {match tree {
-                            Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
-                            Err(e) => view! { <p class="load-error">{format!("Cannot show this drift: {e}")}</p> }.into_any(),
-                        }}
+                        <ToggledDiff tree show_unchanged what="drift" />
                     })}
                 </aside>
             }
