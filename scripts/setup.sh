@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # Installs everything Planlens needs to build and test, from crates.io, npm and Debian packages only.
 # Idempotent: each step is skipped when what it installs is already there at the right version.
+#
+#   scripts/setup.sh                everything: what the build, the tests and the benchmarks need
+#   scripts/setup.sh --build-only   everything except Chromium, which only the browser tests and the
+#                                   benchmarks use (the GitHub Pages workflow builds this way); npm ci
+#                                   still runs, for wasm-opt
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+BUILD_ONLY=false
+for arg in "$@"; do
+  case "$arg" in
+    --build-only) BUILD_ONLY=true ;;
+    *) echo "usage: scripts/setup.sh [--build-only]" >&2; exit 64 ;;
+  esac
+done
 
 TRUNK_VERSION=0.21.14
 step() { printf '\n== %s\n' "$*"; }
@@ -15,7 +28,9 @@ else
 fi
 
 step "Chromium (Debian) for the browser tests and benchmarks"
-if [ -x /usr/bin/chromium ]; then
+if $BUILD_ONLY; then
+  echo "skipped (--build-only)"
+elif [ -x /usr/bin/chromium ]; then
   echo "present: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
 else
   SUDO=""

@@ -4,6 +4,8 @@
 //! planlens summary PLAN.json                     summary sentence, then one line per change
 //! planlens graph PLAN.json [--format dot|json]    the dependency graph (default: dot)
 //! planlens drift FILE [--format text|json]         what changed outside Terraform, with severity
+//! planlens check PLAN.json [--rules FILE]          guardrail rules, verdict as exit code
+//! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
 //! ```
 //! Exit codes: 0 success, 3 the input could not be read as a plan, 64 wrong usage.
 
@@ -16,13 +18,21 @@ use planlens::graph::{DepGraph, EdgeSource};
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
-use planlens::rules::{Evaluation, Input, RuleSet, Verdict, evaluate};
+use planlens::rules::{Evaluation, RuleSet, Verdict, evaluate_document};
+use planlens::share::fragment::View;
+use planlens::share::markdown::{CommentLink, choose_link};
 use planlens::{Summary, load_plan};
 
 const USAGE: &str = "usage:
-  planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]…
+  planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]… [--base URL]
                                                  summary sentence, then one line per change
-                                                 (markdown: a PR comment with the rules' verdict)
+                                                 (markdown: a PR comment with the rules' verdict,
+                                                 destructive changes, drift; with --base, a link
+                                                 to the plan in Planlens at URL)
+  planlens link PLAN.json --base URL [--redacted] [--rules FILE] [--label K=V]…
+                                                 a share link: the plan (without sensitive values)
+                                                 in the link's #fragment; --redacted: addresses,
+                                                 actions, edges and findings only
   planlens check PLAN.json [--rules FILE] [--label K=V]… [--format text|json]
                                                  guardrail rules; exit 0 pass, 1 warn, 2 needs approval
   planlens graph PLAN.json [--format dot|json]   dependency graph, edges from dependency to dependent
@@ -42,13 +52,20 @@ fn main() -> ExitCode {
     {
         ["summary", path] => summary(path),
         ["summary", rest @ ..] => match Options::parse(rest, &["text", "markdown"]) {
+            Ok(o) if o.redacted => usage(),
             Ok(o) if o.format.as_deref() == Some("markdown") => markdown(&o),
-            Ok(o) if o.rules.is_none() && o.labels.is_empty() => summary(&o.path),
+            Ok(o) if o.rules.is_none() && o.labels.is_empty() && o.base.is_none() => {
+                summary(&o.path)
+            }
             _ => usage(),
         },
         ["check", rest @ ..] => match Options::parse(rest, &["text", "json"]) {
-            Ok(o) => check(&o),
-            Err(()) => usage(),
+            Ok(o) if o.base.is_none() && !o.redacted => check(&o),
+            _ => usage(),
+        },
+        ["link", rest @ ..] => match Options::parse(rest, &[]) {
+            Ok(o) if o.base.is_some() => link(&o),
+            _ => usage(),
         },
         ["graph", path]
         | ["graph", path, "--format", "dot"]
@@ -75,17 +92,21 @@ fn usage() -> ExitCode {
     ExitCode::from(64)
 }
 
-/// Options of `check` and `summary`: one path, `--format`, `--rules`, repeated `--label K=V`.
+/// Options of `check`, `summary` and `link`: one path, `--format`, `--rules`, repeated
+/// `--label K=V`, `--base URL`, `--redacted`.
 struct Options {
     path: String,
     format: Option<String>,
     rules: Option<String>,
     labels: BTreeMap<String, String>,
+    base: Option<String>,
+    redacted: bool,
 }
 
 impl Options {
     fn parse(args: &[&str], formats: &[&str]) -> Result<Options, ()> {
         let (mut path, mut format, mut rules, mut labels) = (None, None, None, BTreeMap::new());
+        let (mut base, mut redacted) = (None, false);
         let mut it = args.iter();
         while let Some(&arg) = it.next() {
             match arg {
@@ -100,6 +121,12 @@ impl Options {
                         return Err(());
                     }
                 }
+                "--base" => {
+                    if base.replace(it.next().ok_or(())?.to_string()).is_some() {
+                        return Err(());
+                    }
+                }
+                "--redacted" => redacted = true,
                 "--label" => {
                     let (k, v) = it.next().ok_or(())?.split_once('=').ok_or(())?;
                     labels.insert(k.trim().to_string(), v.trim().to_string());
@@ -117,14 +144,17 @@ impl Options {
             format,
             rules,
             labels,
+            base,
+            redacted,
         })
     }
 }
 
-/// The rule set for `--rules FILE` (the built-in pack plus the file's rules), or the built-in pack.
-fn rule_set(path: Option<&str>) -> Result<RuleSet, ExitCode> {
+/// The rule set for `--rules FILE` (the built-in pack plus the file's rules) with the file's
+/// text, or the built-in pack.
+fn rule_set(path: Option<&str>) -> Result<(RuleSet, Option<String>), ExitCode> {
     let Some(path) = path else {
-        return Ok(RuleSet::builtin());
+        return Ok((RuleSet::builtin(), None));
     };
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -133,7 +163,7 @@ fn rule_set(path: Option<&str>) -> Result<RuleSet, ExitCode> {
             return Err(ExitCode::from(3));
         }
     };
-    RuleSet::parse(&text).map_err(|errors| {
+    let rules = RuleSet::parse(&text).map_err(|errors| {
         // A rule file that does not parse never counts as passing.
         for e in &errors {
             eprintln!("planlens: {path}: {e}");
@@ -144,21 +174,92 @@ fn rule_set(path: Option<&str>) -> Result<RuleSet, ExitCode> {
             if errors.len() == 1 { "" } else { "s" }
         );
         ExitCode::from(3)
+    })?;
+    Ok((rules, Some(text)))
+}
+
+/// A plan opened, with its drift and the rules' verdict.
+struct Checked {
+    doc: Document,
+    drift: Drift,
+    evaluation: Evaluation,
+    rules: RuleSet,
+    /// The rule file's text, for links.
+    rules_text: Option<String>,
+}
+
+/// Opens the plan and evaluates the rules: the one path `check`, `summary --format markdown` and
+/// `link` share with the browser.
+fn evaluated(o: &Options) -> Result<Checked, ExitCode> {
+    let (rules, rules_text) = rule_set(o.rules.as_deref())?;
+    let doc = open_or_report(&o.path)?;
+    let drift = Drift::of(&doc);
+    let evaluation = evaluate_document(&doc, &drift, &rules, &o.labels);
+    Ok(Checked {
+        doc,
+        drift,
+        evaluation,
+        rules,
+        rules_text,
     })
 }
 
-/// Opens the plan and evaluates the rules: the one path `check` and `summary --format markdown`
-/// share with the browser.
-fn evaluated(o: &Options) -> Result<(Document, Drift, Evaluation), ExitCode> {
-    let rules = rule_set(o.rules.as_deref())?;
-    let doc = open_or_report(&o.path)?;
-    let drift = Drift::of(&doc);
-    let evaluation = evaluate(&Input::from_document(&doc, &drift), &rules, &o.labels);
-    Ok((doc, drift, evaluation))
+impl Checked {
+    /// What a link carries besides the plan: the rule file and the `environment` label.
+    fn view(&self, labels: &BTreeMap<String, String>) -> View {
+        View {
+            rules: self
+                .rules_text
+                .as_deref()
+                .map(planlens::share::link::encode),
+            environment: labels.get("environment").cloned(),
+            ..View::default()
+        }
+    }
+
+    /// The full link to `base`.
+    fn full_link(&self, base: &str, labels: &BTreeMap<String, String>) -> String {
+        planlens::share::full_link(base, &self.doc, &self.view(labels))
+    }
+
+    /// The redacted link to `base`.
+    fn redacted_link(&self, base: &str, labels: &BTreeMap<String, String>) -> String {
+        planlens::share::redacted_link(
+            base,
+            &self.doc,
+            &self.drift,
+            &self.rules,
+            labels,
+            &self.view(labels),
+        )
+    }
+}
+
+fn link(o: &Options) -> ExitCode {
+    let checked = match evaluated(o) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let base = o.base.as_deref().unwrap_or_default();
+    let url = if o.redacted {
+        checked.redacted_link(base, &o.labels)
+    } else {
+        checked.full_link(base, &o.labels)
+    };
+    if let Some(warning) = planlens::share::LinkFit::of(url.len()).warning() {
+        eprintln!("planlens: the link is {} characters. {warning}", url.len());
+    }
+    finish(
+        std::io::stdout()
+            .lock()
+            .write_all(format!("{url}\n").as_bytes()),
+    )
 }
 
 fn check(o: &Options) -> ExitCode {
-    let (doc, _, evaluation) = match evaluated(o) {
+    let Checked {
+        doc, evaluation, ..
+    } = match evaluated(o) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -210,11 +311,27 @@ fn check(o: &Options) -> ExitCode {
 }
 
 fn markdown(o: &Options) -> ExitCode {
-    let (doc, drift, evaluation) = match evaluated(o) {
+    let checked = match evaluated(o) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let text = planlens::share::markdown::summary(&doc, &drift, &evaluation);
+    let link: Option<CommentLink> = o.base.as_deref().and_then(|base| {
+        choose_link(
+            Some(checked.full_link(base, &o.labels)),
+            Some(checked.redacted_link(base, &o.labels)),
+        )
+    });
+    if o.base.is_some() && link.is_none() {
+        eprintln!(
+            "planlens: even the redacted link is too long for a comment; the comment has no link"
+        );
+    }
+    let text = planlens::share::markdown::summary(
+        &checked.doc,
+        &checked.drift,
+        &checked.evaluation,
+        link.as_ref(),
+    );
     finish(std::io::stdout().lock().write_all(text.as_bytes()))
 }
 

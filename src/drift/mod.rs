@@ -10,7 +10,8 @@
 //! `resource_drift`; entries whose values are equal are not drift and are skipped.
 
 /// How a drifted resource must be remediated, per the team's policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Only tags or labels (`tags`, `tags_all`, `labels`) changed: auto-remediate.
     Minor,
@@ -30,6 +31,7 @@ impl Severity {
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -43,7 +45,8 @@ pub const TAG_ATTRIBUTES: [&str; 3] = ["tags", "tags_all", "labels"];
 pub const MAX_PATHS: usize = 64;
 
 /// What the plan does about one drifted attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum AttributeEffect {
     /// The planned value is the value from before the drift: applying undoes it.
     Reverted,
@@ -56,7 +59,7 @@ pub enum AttributeEffect {
 }
 
 /// One drifted attribute path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DriftedAttribute {
     /// The path as Terraform writes it: `tags.Owner`, `ingress[0].cidr_blocks`,
     /// `tags["kubernetes.io/role"]`.
@@ -75,7 +78,8 @@ pub struct DriftedAttribute {
 }
 
 /// What the plan does about a drifted resource as a whole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PlanEffect {
     /// Every drifted attribute goes back to its value from before the drift.
     Reverts,
@@ -126,7 +130,7 @@ impl PlanEffect {
 }
 
 /// One resource that changed outside Terraform.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DriftedResource {
     /// Index into the plan's `resource_drift`.
     pub entry: u32,
@@ -135,6 +139,7 @@ pub struct DriftedResource {
     /// The document rows it concerns (its planned change, or its own drift-only row).
     pub rows: Vec<u32>,
     /// What happened outside Terraform: `Update`, or `Delete` for an object deleted outside.
+    #[serde(with = "crate::model::action::by_key")]
     pub action: Action,
     /// Minor (tags only) or structural.
     pub severity: Severity,
@@ -174,6 +179,9 @@ pub struct Drift {
 impl Drift {
     /// Finds and grades every drifted resource of a document.
     pub fn of(doc: &Document) -> Drift {
+        if let Some(r) = &doc.redacted {
+            return Drift::from_resources(r.drift.clone(), doc.rows.len());
+        }
         let plan = doc.plan();
         let mut by_address: HashMap<&str, Vec<u32>> = HashMap::new();
         let mut by_resource: HashMap<String, Vec<u32>> = HashMap::new();
@@ -193,7 +201,7 @@ impl Drift {
             Source::Driftctl(f) => &f.computed,
             _ => &[],
         };
-        let values_known = doc.source.has_values();
+        let values_known = doc.has_values();
 
         let mut drift = Drift {
             by_row: vec![None; doc.rows.len()],
@@ -329,6 +337,28 @@ impl Drift {
                 effect,
             });
         }
+        drift
+    }
+
+    /// The drift of a document of `rows` rows made of already graded resources (a redacted share
+    /// link carries them).
+    pub fn from_resources(resources: Vec<DriftedResource>, rows: usize) -> Drift {
+        let mut drift = Drift {
+            by_row: vec![None; rows],
+            ..Drift::default()
+        };
+        for (index, r) in resources.iter().enumerate() {
+            match r.severity {
+                Severity::Minor => drift.minor += 1,
+                Severity::Structural => drift.structural += 1,
+            }
+            for &row in &r.rows {
+                if let Some(slot) = drift.by_row.get_mut(row as usize) {
+                    slot.get_or_insert(index as u32);
+                }
+            }
+        }
+        drift.resources = resources;
         drift
     }
 

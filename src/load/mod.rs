@@ -61,6 +61,9 @@ pub fn load_plan_text(mut text: String, name: &str) -> Result<Document, LoadErro
             limit: MAX_FILE_BYTES,
         });
     }
+    if crate::share::redacted::looks_redacted(&text) {
+        return crate::share::redacted::read(text, name);
+    }
     if plan_log::looks_like_plan_log(&text) {
         return load_plan_log(&text, name);
     }

@@ -137,6 +137,24 @@ impl Action {
     }
 }
 
+/// Serde for an action as its [`Action::key`] (`replace-cbd`), in Planlens's own formats.
+pub mod by_key {
+    use serde::{Deserialize, Deserializer, Serializer, de};
+
+    use super::Action;
+
+    /// Writes the key.
+    pub fn serialize<S: Serializer>(action: &Action, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(action.key())
+    }
+
+    /// Reads a key.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let key = std::borrow::Cow::<str>::deserialize(d)?;
+        Action::from_key(&key).ok_or_else(|| de::Error::custom(format!("unknown action {key:?}")))
+    }
+}
+
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct ActionsVisitor;

@@ -65,9 +65,12 @@ pub struct Document {
     pub warnings: Vec<String>,
     /// What kind of input this was, with what it said that the plan model cannot hold.
     pub source: Source,
-    /// The file's own text when it was converted (plan logs, driftctl reports); `text()` is then
-    /// the equivalent plan.
+    /// The file's own text when it was converted (plan logs, driftctl reports, redacted links);
+    /// `text()` is then the equivalent plan.
     pub original: Option<String>,
+    /// Set when the document came from a redacted share link: it has no attribute values, and its
+    /// graph, drift and findings are the ones the link carries.
+    pub redacted: Option<Box<crate::share::redacted::Redaction>>,
     /// Every resource change and deferred change, grouped by module (root first, then by module
     /// path), in the plan's order within a module.
     pub rows: Vec<ResourceRow>,
@@ -99,6 +102,7 @@ impl Document {
             warnings: Vec::new(),
             source: Source::Plan,
             original: None,
+            redacted: None,
             rows: Vec::new(),
             modules: Vec::new(),
             resource_types: Vec::new(),
@@ -121,6 +125,29 @@ impl Document {
     /// The text as the user gave it (to keep for a reload, or to share).
     pub fn source_text(&self) -> &str {
         self.original.as_deref().unwrap_or(self.text())
+    }
+
+    /// True when the document has attribute values to show: not for plan logs, which carry none,
+    /// nor for redacted links, which left them out.
+    pub fn has_values(&self) -> bool {
+        self.redacted.is_none() && self.source.has_values()
+    }
+
+    /// Why the document has no attribute values to show, when it has none.
+    pub fn missing_values(&self) -> Option<&'static str> {
+        if self.redacted.is_some() {
+            Some(
+                "Values were redacted: this link carries addresses, actions and findings only. \
+                 Ask for the full link, or open the plan file, to see the diff.",
+            )
+        } else if !self.source.has_values() {
+            Some(
+                "A plan log names the action but carries no attribute values: open \
+                 `terraform show -json` of the saved plan for the diff.",
+            )
+        } else {
+            None
+        }
     }
 
     /// The change a row shows.

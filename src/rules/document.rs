@@ -7,8 +7,23 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::input::{DriftFacts, Input, Resource};
+use super::{Evaluation, RuleSet, evaluate};
 use crate::drift::Drift;
 use crate::model::Document;
+
+/// Evaluates `rules` on a loaded document. A redacted document has no values to run rules on: it
+/// carries the findings made when its link was made, and those are returned whatever the rules.
+pub fn evaluate_document(
+    doc: &Document,
+    drift: &Drift,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+) -> Evaluation {
+    match &doc.redacted {
+        Some(r) => r.evaluation.clone(),
+        None => evaluate(&Input::from_document(doc, drift), rules, labels),
+    }
+}
 
 impl<'a> Input<'a> {
     /// Builds the input for `doc`: resource `i` is `doc.rows[i]`. Variables the configuration marks

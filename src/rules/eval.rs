@@ -22,7 +22,10 @@ use super::{Rule, RuleSet};
 use crate::model::Action;
 
 /// How serious a rule's finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum RuleSeverity {
     /// Worth knowing; does not change the verdict.
     Info,
@@ -51,7 +54,8 @@ impl RuleSeverity {
 }
 
 /// The verdict on the whole plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// No deny or warn finding.
     Pass,
@@ -82,7 +86,7 @@ impl Verdict {
 }
 
 /// One rule firing, on one resource or (for aggregates) on the plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     /// The rule's id.
     pub rule_id: String,
@@ -95,7 +99,7 @@ pub struct Finding {
 }
 
 /// The result of [`evaluate`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Evaluation {
     /// Deny first, then warn, then info; within a severity by rule order, then resource order.
     pub findings: Vec<Finding>,
@@ -162,10 +166,33 @@ pub fn evaluate(
     rules: &RuleSet,
     labels: &BTreeMap<String, String>,
 ) -> Evaluation {
+    run(input, rules, labels, false)
+}
+
+/// What a redacted share link shows of the findings: [`evaluate`]'s findings, with every value a
+/// message would print (`{before.…}`, `{after.…}`, `{var.…}`) written as [`REDACTED`].
+pub fn evaluate_redacted(
+    input: &Input<'_>,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+) -> Evaluation {
+    run(input, rules, labels, true)
+}
+
+/// A value left out of a redacted finding's message.
+pub const REDACTED: &str = "(redacted)";
+
+fn run(
+    input: &Input<'_>,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+    redact: bool,
+) -> Evaluation {
     let mut ev = Evaluator {
         input,
         labels,
         values: Vec::new(),
+        redact,
     };
     let mut findings = Vec::new();
     for rule in rules.rules() {
@@ -234,6 +261,8 @@ struct Evaluator<'i, 'a> {
     /// Per resource, per side: the parsed top level, filled on first use. Empty until a rule
     /// needs a value, so selector-only rule sets allocate nothing per resource.
     values: Vec<[Option<Parsed<'a>>; 2]>,
+    /// Messages print [`REDACTED`] in place of values.
+    redact: bool,
 }
 
 impl<'a> Evaluator<'_, 'a> {
@@ -336,7 +365,11 @@ impl<'a> Evaluator<'_, 'a> {
                 continue;
             }
             if let Piece::Var(name) = piece {
-                push_value(&mut out, self.variable(name).as_deref());
+                if self.redact {
+                    out.push_str(REDACTED);
+                } else {
+                    push_value(&mut out, self.variable(name).as_deref());
+                }
                 continue;
             }
             // Parsing checked that aggregates use only the pieces above.
@@ -356,6 +389,7 @@ impl<'a> Evaluator<'_, 'a> {
                     Some(d) if !d.attributes.is_empty() => out.push_str(&d.attributes.join(", ")),
                     _ => out.push_str("(none)"),
                 },
+                Piece::Value(..) if self.redact => out.push_str(REDACTED),
                 Piece::Value(side, steps) => {
                     let [before, after] = mirrors.get_or_insert_with(|| {
                         [

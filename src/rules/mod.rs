@@ -161,7 +161,8 @@ mod template;
 
 use std::fmt;
 
-pub use eval::{Evaluation, Finding, RuleSeverity, Verdict, evaluate};
+pub use document::evaluate_document;
+pub use eval::{Evaluation, Finding, REDACTED, RuleSeverity, Verdict, evaluate, evaluate_redacted};
 pub use input::{DriftFacts, Input, Resource};
 
 use condition::{AttributeTest, CountTest, Selectors, VariableTest};

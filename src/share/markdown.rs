@@ -1,10 +1,14 @@
 //! The Markdown summary of a plan for a pull-request comment: Terraform's sentence, the guardrail
-//! verdict with its findings, and the drift note. Plan text inside it is escaped, so an address
-//! cannot turn into a link, an image or HTML.
+//! verdict with its findings, destructive changes, drift, the other changes folded away, and a
+//! share link. Plan text inside it is escaped, so an address cannot turn into a link, an image or
+//! HTML, and it always fits in one GitHub comment.
 
+use super::GITHUB_COMMENT_LIMIT;
 use crate::drift::Drift;
-use crate::model::Document;
+use crate::list::is_plain_no_op;
+use crate::model::reason::describe;
 use crate::model::text::visible;
+use crate::model::{Document, ResourceRow, RowSource};
 use crate::rules::{Evaluation, Verdict};
 use crate::summary::Summary;
 
@@ -46,34 +50,264 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
     )
 }
 
-/// The comment body.
-pub fn summary(doc: &Document, drift: &Drift, evaluation: &Evaluation) -> String {
+/// The link at the end of a comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentLink {
+    /// The share link.
+    pub url: String,
+    /// True for a redacted link (addresses, actions and findings only).
+    pub redacted: bool,
+}
+
+/// A comment keeps at least this much room for its content; a longer link is left out.
+const ROOM_FOR_CONTENT: usize = 8_000;
+
+/// Picks the link for a comment: the full link when it leaves room for the content, else the
+/// redacted one, else none.
+pub fn choose_link(full: Option<String>, redacted: Option<String>) -> Option<CommentLink> {
+    let fits = |url: &String| url.len() + ROOM_FOR_CONTENT <= GITHUB_COMMENT_LIMIT;
+    match (full, redacted) {
+        (Some(url), _) if fits(&url) => Some(CommentLink {
+            url,
+            redacted: false,
+        }),
+        (_, Some(url)) if fits(&url) => Some(CommentLink {
+            url,
+            redacted: true,
+        }),
+        _ => None,
+    }
+}
+
+/// Lines added while they fit in a budget; the rest are counted.
+struct Budget {
+    left: usize,
+}
+
+impl Budget {
+    /// Adds `lines` to `out` while they fit in `share` of what is left (keeping `reserve` bytes
+    /// free for what follows); returns how many were left out.
+    fn fill(&mut self, out: &mut String, lines: &[String], share: f64, reserve: usize) -> usize {
+        let mut room = ((self.left.saturating_sub(reserve)) as f64 * share) as usize;
+        for (i, line) in lines.iter().enumerate() {
+            if line.len() + 1 > room {
+                return lines.len() - i;
+            }
+            out.push_str(line);
+            out.push('\n');
+            self.left -= line.len() + 1;
+            room -= line.len() + 1;
+        }
+        0
+    }
+
+    fn push(&mut self, out: &mut String, text: &str) {
+        out.push_str(text);
+        self.left = self.left.saturating_sub(text.len());
+    }
+}
+
+/// Room kept for a section's closing lines and truncation note.
+const SECTION_RESERVE: usize = 600;
+
+fn cut_note(left_out: usize, what: &str, link: Option<&CommentLink>) -> String {
+    let see = if link.is_some() {
+        "open the plan in Planlens (link below) for all of them"
+    } else {
+        "open the plan in Planlens for all of them"
+    };
+    format!(
+        "\n…and {left_out} more {what}, left out: a GitHub comment holds at most \
+         {GITHUB_COMMENT_LIMIT} characters; {see}.\n"
+    )
+}
+
+fn resource_cell(doc: &Document, row: &ResourceRow) -> String {
+    let change = doc.change(row);
+    let mut cell = format!("`{}`", code(&change.address));
+    if row.is_import {
+        cell.push_str(" (import)");
+    }
+    if row.is_move
+        && let Some(from) = &change.previous_address
+    {
+        cell.push_str(&format!(" (moved from `{}`)", code(from)));
+    }
+    cell
+}
+
+/// Text inside a code span in a table cell: backticks cannot be escaped there, pipes must be.
+fn code(text: &str) -> String {
+    visible(text)
+        .replace('`', "'")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+}
+
+/// The comment body for a pull request: Terraform's sentence, the verdict and findings, the
+/// destructive changes, drift, every other change folded in `<details>`, and the share link.
+/// Never longer than [`GITHUB_COMMENT_LIMIT`] bytes (so never more characters either): what does
+/// not fit is counted in a note.
+pub fn summary(
+    doc: &Document,
+    drift: &Drift,
+    evaluation: &Evaluation,
+    link: Option<&CommentLink>,
+) -> String {
+    let footer = match link {
+        Some(l) if l.redacted => format!(
+            "\n[Open in Planlens](<{}>) (redacted link: addresses, actions and findings, no \
+             values; the full plan is too large for a comment)\n",
+            l.url
+        ),
+        Some(l) => format!(
+            "\n[Open in Planlens](<{}>) (the plan is in the link; sensitive values are not)\n",
+            l.url
+        ),
+        None => String::new(),
+    };
     let mut out = String::new();
+    let mut budget = Budget {
+        left: GITHUB_COMMENT_LIMIT - footer.len(),
+    };
     let sentence = Summary::of(doc).headline(doc);
-    out.push_str(&format!("### Planlens: {}\n\n", escape(&sentence)));
-    out.push_str(&verdict_line(evaluation));
-    out.push_str("\n\n");
+    budget.push(
+        &mut out,
+        &format!("### Planlens: {}\n\n", escape(&sentence)),
+    );
+    if doc.redacted.is_some() {
+        budget.push(
+            &mut out,
+            "_From a redacted link: attribute values are not included._\n\n",
+        );
+    }
+    budget.push(&mut out, &format!("{}\n\n", verdict_line(evaluation)));
+
     if !evaluation.findings.is_empty() {
-        out.push_str("| Severity | Rule | Finding |\n|---|---|---|\n");
-        for f in evaluation.findings.iter().take(MAX_FINDINGS) {
-            out.push_str(&format!(
-                "| {} | `{}` | {} |\n",
-                f.severity.key(),
-                f.rule_id.replace('`', "'"),
-                escape(&f.message)
-            ));
+        budget.push(&mut out, "| Severity | Rule | Finding |\n|---|---|---|\n");
+        let lines: Vec<String> = evaluation
+            .findings
+            .iter()
+            .take(MAX_FINDINGS)
+            .map(|f| {
+                format!(
+                    "| {} | `{}` | {} |",
+                    f.severity.key(),
+                    code(&f.rule_id),
+                    escape(&f.message)
+                )
+            })
+            .collect();
+        let left_out = budget.fill(&mut out, &lines, 0.3, SECTION_RESERVE * 3)
+            + evaluation.findings.len().saturating_sub(MAX_FINDINGS);
+        if left_out > 0 {
+            budget.push(&mut out, &cut_note(left_out, "findings", link));
         }
-        if evaluation.findings.len() > MAX_FINDINGS {
-            out.push_str(&format!(
-                "\n…and {} more findings.\n",
-                evaluation.findings.len() - MAX_FINDINGS
-            ));
-        }
-        out.push('\n');
+        budget.push(&mut out, "\n");
     }
+
+    let rows: Vec<&ResourceRow> = doc.rows.iter().collect();
+    let destructive: Vec<String> = rows
+        .iter()
+        .filter(|r| r.action.is_destructive())
+        .map(|r| {
+            let reason = doc
+                .change(r)
+                .action_reason
+                .as_deref()
+                .map(|r| escape(&describe(r)))
+                .unwrap_or_default();
+            format!(
+                "| {} {} | {} | {reason} |",
+                r.action.symbol(),
+                r.action.label(),
+                resource_cell(doc, r)
+            )
+        })
+        .collect();
+    if !destructive.is_empty() {
+        budget.push(
+            &mut out,
+            &format!(
+                "#### Destructive changes ({})\n\n| Action | Resource | Why |\n|---|---|---|\n",
+                destructive.len()
+            ),
+        );
+        let left_out = budget.fill(&mut out, &destructive, 0.6, SECTION_RESERVE * 2);
+        if left_out > 0 {
+            budget.push(&mut out, &cut_note(left_out, "destructive changes", link));
+        }
+        budget.push(&mut out, "\n");
+    }
+
     if let Some(note) = drift.note() {
-        out.push_str(&format!("{note} ({})\n", drift.totals()));
+        budget.push(
+            &mut out,
+            &format!("#### Drift\n\n{note} ({})\n\n", drift.totals()),
+        );
+        let lines: Vec<String> = drift
+            .resources
+            .iter()
+            .map(|r| {
+                let attributes = if r.paths.is_empty() {
+                    String::new()
+                } else {
+                    r.paths
+                        .iter()
+                        .map(|p| format!("`{}`", code(p)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                format!(
+                    "| {} | `{}` | {attributes} | {} |",
+                    r.severity.key(),
+                    code(&r.address),
+                    escape(r.effect.sentence())
+                )
+            })
+            .collect();
+        budget.push(
+            &mut out,
+            "| Severity | Resource | Attributes | Plan |\n|---|---|---|---|\n",
+        );
+        let left_out = budget.fill(&mut out, &lines, 0.5, SECTION_RESERVE * 2);
+        if left_out > 0 {
+            budget.push(&mut out, &cut_note(left_out, "drifted resources", link));
+        }
+        budget.push(&mut out, "\n");
     }
+
+    let others: Vec<String> = rows
+        .iter()
+        .filter(|r| {
+            !r.action.is_destructive()
+                && !is_plain_no_op(r)
+                && !matches!(r.source, RowSource::Drift(_))
+        })
+        .map(|r| {
+            format!(
+                "| {} {} | {} |",
+                r.action.symbol(),
+                r.action.label(),
+                resource_cell(doc, r)
+            )
+        })
+        .collect();
+    if !others.is_empty() {
+        budget.push(
+            &mut out,
+            &format!(
+                "<details>\n<summary>Other changes ({})</summary>\n\n| Action | Resource |\n|---|---|\n",
+                others.len()
+            ),
+        );
+        let left_out = budget.fill(&mut out, &others, 1.0, SECTION_RESERVE);
+        if left_out > 0 {
+            budget.push(&mut out, &cut_note(left_out, "changes", link));
+        }
+        budget.push(&mut out, "\n</details>\n");
+    }
+    out.push_str(&footer);
     out
 }
 

@@ -83,14 +83,9 @@ pub fn DiffPanel() -> impl IntoView {
                     .to_string(),
             ));
         }
-        let has_values = doc.source.has_values();
-        if !has_values {
-            facts.push((
-                "no-values",
-                "A plan log names the action but carries no attribute values: open \
-                 `terraform show -json` of the saved plan for the diff."
-                    .to_string(),
-            ));
+        let has_values = doc.has_values();
+        if let Some(reason) = doc.missing_values() {
+            facts.push(("no-values", reason.to_string()));
         }
         let tree = diff_change(&change.change);
         let module = doc.module_of(row);

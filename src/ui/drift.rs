@@ -213,7 +213,7 @@ fn DriftDetail() -> impl IntoView {
             })
             .collect_view();
         let entry = &loaded.doc.plan().resource_drift[r.entry as usize];
-        let tree = (loaded.doc.source.has_values() && r.action != Action::Delete)
+        let tree = (loaded.doc.has_values() && r.action != Action::Delete)
             .then(|| diff_change(&entry.change));
         let severity = r.severity.key();
         let more = (r.more_attributes > 0)
@@ -246,6 +246,9 @@ fn DriftDetail() -> impl IntoView {
                         </table>
                     })}
                     {more}
+                    {loaded.doc.redacted.is_some().then(|| view! {
+                        <p class="fine" data-testid="drift-redacted">{loaded.doc.missing_values()}</p>
+                    })}
                     {tree.map(|tree| view! {
                         <h3 class="drift-diff-title">"Last known (state) → actual (refreshed)"</h3>
                         <ToggledDiff tree show_unchanged what="drift" />

@@ -43,7 +43,7 @@ pub fn Landing() -> impl IntoView {
                     <code>"scan --output json://"</code> " report."
                 </p>
                 {move || {
-                    state.pending_address.get().map(|a| view! {
+                    state.pending_view.get().and_then(|v| v.address).map(|a| view! {
                         <p class="pending">
                             "Reopen your plan to return to "
                             <code>{crate::model::text::visible(&a)}</code>

@@ -12,6 +12,7 @@ mod list;
 mod open;
 mod panels;
 mod rules;
+mod share;
 mod summary;
 mod url;
 
@@ -50,6 +51,10 @@ pub enum PlanSource {
     Sample(String),
     /// A file the user chose or dropped, or text they pasted.
     Local,
+    /// A share link: the plan was in the fragment (this payload), and stays there.
+    Link(Arc<str>),
+    /// Fetched from `?url=` (this address).
+    Url(String),
 }
 
 /// What the app is doing with a file.
@@ -131,8 +136,14 @@ pub struct AppState {
     pub cursor: RwSignal<Option<u32>>,
     /// The visible tab.
     pub tab: RwSignal<Tab>,
-    /// An address from the URL to select once a plan that has it is opened.
-    pub pending_address: RwSignal<Option<String>>,
+    /// The view a link or reload asked for, applied once the plan it names is open (its address
+    /// is selected, its filters set).
+    pub pending_view: RwSignal<Option<crate::share::fragment::View>>,
+    /// The fragment this app last wrote, to tell its own updates from a link pasted into the
+    /// address bar.
+    pub written_hash: StoredValue<String>,
+    /// The Share dialog is open.
+    pub sharing: RwSignal<bool>,
     /// The list's entries for the current plan and filter.
     pub entries: Memo<Entries>,
     /// The dependency graph and how it is shown.
@@ -160,7 +171,9 @@ impl AppState {
             selected: RwSignal::new(None),
             cursor: RwSignal::new(None),
             tab: RwSignal::new(Tab::Resources),
-            pending_address: RwSignal::new(None),
+            pending_view: RwSignal::new(None),
+            written_hash: StoredValue::new(String::new()),
+            sharing: RwSignal::new(false),
             entries,
             graph: graph::GraphState::new(loaded),
             rules: rules::RulesState::new(loaded),
@@ -242,6 +255,7 @@ pub fn App() -> impl IntoView {
 
     url::sync_fragment(state);
     open::restore_from_url(state);
+    open::follow_pasted_links(state);
     install_keyboard(state);
 
     let has_plan = move || state.loaded.with(Option::is_some);
@@ -295,6 +309,16 @@ pub fn App() -> impl IntoView {
                         }
                     />
                 </label>
+                <Show when=has_plan>
+                    <button
+                        class="button share-button"
+                        data-testid="share"
+                        title="Share this view: a link with the plan inside, a redacted link, or a Markdown summary"
+                        on:click=move |_| state.sharing.set(true)
+                    >
+                        "Share…"
+                    </button>
+                </Show>
                 <span class="kbd-help" title="Keyboard: j/k or arrows move, Enter opens, / searches, Esc clears">
                     "j k ↵ / Esc"
                 </span>
@@ -304,6 +328,9 @@ pub fn App() -> impl IntoView {
             <Show when=has_plan fallback=|| view! { <landing::Landing /> }>
                 <summary::SummaryPanel />
                 <Tabs />
+            </Show>
+            <Show when=move || state.sharing.get() && has_plan()>
+                <share::ShareDialog />
             </Show>
             <div class="drop-overlay" aria-hidden="true">"Drop a plan to open it"</div>
         </div>

@@ -10,8 +10,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::{AppState, Loaded, PlanSource, Status, Tab, url};
 use crate::checks::check_rows;
-use crate::list::ListFilter;
 use crate::load::{LoadError, MAX_FILE_BYTES, error::megabytes, load_plan, load_plan_text};
+use crate::model::text::visible;
 use crate::outputs::output_rows;
 use crate::summary::Summary;
 
@@ -217,6 +217,10 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     } else {
         forget_kept();
     }
+    // Rules that came with a link belong to that link's plan.
+    if !matches!(source, PlanSource::Link(_)) {
+        state.rules.forget_link_rules();
+    }
     // Drift reports and refresh-only plans are about drift: open them there.
     let drift_first = matches!(doc.source, crate::model::Source::Driftctl(_))
         || crate::drift::is_refresh_only(&doc);
@@ -231,22 +235,37 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
         doc,
         source,
     };
-    let pending = state.pending_address.get_untracked();
+    // A view from the address bar applies to the first plan opened after it (a local file
+    // reopened after a reload too), and only then.
+    let pending = state.pending_view.get_untracked();
     let selected = pending
-        .as_deref()
+        .as_ref()
+        .and_then(|v| v.address.as_deref())
         .and_then(|a| loaded.doc.find_row(a))
         .map(|i| i as u32);
-    if selected.is_some() {
-        state.pending_address.set(None);
+    if selected.is_some() || !matches!(loaded.source, PlanSource::Local) {
+        state.pending_view.set(None);
     }
     state.error.set(None);
-    state.filter.set(ListFilter::default());
+    state.filter.set(
+        pending
+            .as_ref()
+            .map(|v| v.filter(&loaded.doc))
+            .unwrap_or_default(),
+    );
     state.graph.reset();
     // A label belongs to the plan it was set for.
-    state.rules.environment.set(String::new());
+    state.rules.environment.set(
+        pending
+            .as_ref()
+            .and_then(|v| v.environment.clone())
+            .unwrap_or_default(),
+    );
     state.loaded.set(Some(Arc::new(loaded)));
     state.select(selected);
-    if selected.is_none() && pending.is_none() {
+    if let Some(tab) = pending.as_ref().and_then(|v| v.tab.as_deref()) {
+        state.tab.set(Tab::from_key(tab));
+    } else if selected.is_none() && pending.is_none() {
         // The graph stays when it is showing; otherwise a plan opens on its resources, and drift
         // reports and refresh-only plans on their drift.
         match state.tab.get_untracked() {
@@ -284,13 +303,33 @@ fn forget_kept() {
     }
 }
 
-/// On start: reopens what the URL fragment names (a sample), or the plan this tab had open.
+/// On start: opens what the address names — a plan carried in the link, `?url=`, a sample — or
+/// the plan this tab had open.
 pub fn restore_from_url(state: AppState) {
-    let frag = url::Fragment::current();
-    if let Some(tab) = &frag.tab {
+    let frag = url::Fragment::parse(&url::current_hash());
+    state.written_hash.set_value(url::current_hash());
+    if let Some(tab) = &frag.view.tab {
         state.tab.set(Tab::from_key(tab));
     }
-    state.pending_address.set(frag.address.clone());
+    let has_view = frag.view != url::View::default();
+    state.pending_view.set(has_view.then(|| frag.view.clone()));
+    if let Some(rules) = &frag.view.rules
+        && let Err(e) = state.rules.use_link_rules(rules)
+    {
+        // A link whose rules were damaged would show a different verdict: refuse it whole.
+        return fail(
+            state,
+            format!("This link cannot be opened: its rules are damaged. {e}"),
+        );
+    }
+    if let Some(payload) = frag.plan {
+        open_link(state, payload);
+        return;
+    }
+    if let Some(address) = url::url_parameter() {
+        open_url(state, address);
+        return;
+    }
     if let Some(sample) = frag
         .sample
         .filter(|s| SAMPLES.iter().any(|(stem, _, _)| stem == s))
@@ -308,6 +347,179 @@ pub fn restore_from_url(state: AppState) {
         mark_start();
         finish(state, load_plan_text(text, &name), PlanSource::Local);
     }
+}
+
+/// A link pasted into the address bar of an open tab changes only the fragment, which does not
+/// reload the page: open what it names.
+pub fn follow_pasted_links(state: AppState) {
+    let handle = window_event_listener(leptos::ev::hashchange, move |_| {
+        if url::current_hash() != state.written_hash.get_value() {
+            restore_from_url(state);
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// Opens the plan a share link carries (the `p=` payload of its fragment).
+pub fn open_link(state: AppState, payload: String) {
+    mark_start();
+    state.status.set(Status::Parsing {
+        name: "the shared plan".to_string(),
+        bytes: payload.len() as f64,
+    });
+    leptos::task::spawn_local(async move {
+        next_paint().await;
+        super::graph::mark("planlens:link-decode-start");
+        let decoded = crate::share::link::decode(&payload);
+        super::graph::measure("planlens:link-decode", "planlens:link-decode-start");
+        match decoded {
+            Ok(text) => finish(
+                state,
+                load_plan_text(text, "shared plan"),
+                PlanSource::Link(payload.into()),
+            ),
+            Err(e) => fail(state, format!("This link cannot be opened. {e}")),
+        }
+    });
+}
+
+/// Opens a plan from `?url=`: fetched by this page (never with cookies or other credentials), with
+/// progress. Only https addresses, this site's own files and http on this machine are allowed
+/// (the Content-Security-Policy says the same).
+pub fn open_url(state: AppState, address: String) {
+    mark_start();
+    leptos::task::spawn_local(async move {
+        let url = match web_sys::Url::new_with_base(&address, &url::site_base()) {
+            Ok(url) => url,
+            Err(_) => {
+                return fail(
+                    state,
+                    format!("?url= is not a web address: {}", visible(&address)),
+                );
+            }
+        };
+        let same_site = url.origin() == window().location().origin().unwrap_or_default();
+        let local = matches!(url.hostname().as_str(), "localhost" | "127.0.0.1" | "[::1]");
+        if !(same_site || url.protocol() == "https:" || (url.protocol() == "http:" && local)) {
+            return fail(
+                state,
+                format!(
+                    "Planlens fetches plans only over https (or http from this machine); {} is not. \
+                     Download the file and open it instead.",
+                    visible(&url.href())
+                ),
+            );
+        }
+        let href = url.href();
+        let name = url
+            .pathname()
+            .rsplit('/')
+            .find(|s| !s.is_empty())
+            .map(|s| js_sys::decode_uri_component(s).map_or(s.to_string(), String::from))
+            .unwrap_or_else(|| url.host());
+        match fetch_with_progress(state, &href, &name).await {
+            Ok(bytes) => {
+                if bytes.len() > SHOW_PARSING_ABOVE {
+                    state.status.set(Status::Parsing {
+                        name: name.clone(),
+                        bytes: bytes.len() as f64,
+                    });
+                    next_paint().await;
+                }
+                finish(state, load_plan(bytes, &name), PlanSource::Url(href));
+            }
+            Err(message) => fail(state, message),
+        }
+    });
+}
+
+/// Fetches `href` without credentials, reading the body in chunks so the progress bar moves.
+async fn fetch_with_progress(state: AppState, href: &str, name: &str) -> Result<Vec<u8>, String> {
+    let shown = visible(href);
+    state.status.set(Status::Reading {
+        name: name.to_string(),
+        done: 0.0,
+        total: 0.0,
+    });
+    let init = web_sys::RequestInit::new();
+    init.set_method("GET");
+    init.set_mode(web_sys::RequestMode::Cors);
+    init.set_credentials(web_sys::RequestCredentials::Omit);
+    init.set_referrer_policy(web_sys::ReferrerPolicy::NoReferrer);
+    let response = JsFuture::from(window().fetch_with_str_and_init(href, &init))
+        .await
+        .map_err(|_| {
+            format!(
+                "Cannot load {shown}: the browser blocked the request or the network failed. If \
+                 the server is reachable, it does not allow other sites to read the file (CORS: \
+                 its response needs an Access-Control-Allow-Origin header). Download the file \
+                 and open it instead."
+            )
+        })?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        let status = response.status();
+        let text = response.status_text();
+        return Err(format!(
+            "Cannot load {shown}: the server answered HTTP {status}{}{}.",
+            if text.is_empty() { "" } else { " " },
+            text
+        ));
+    }
+    let total = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    if total > MAX_FILE_BYTES as f64 {
+        return Err(LoadError::TooLarge {
+            bytes: total as usize,
+            limit: MAX_FILE_BYTES,
+        }
+        .to_string());
+    }
+    let Some(body) = response.body() else {
+        return Ok(Vec::new());
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body
+        .get_reader()
+        .dyn_into()
+        .map_err(|_| format!("Cannot read {shown}."))?;
+    let mut bytes: Vec<u8> = Vec::with_capacity(total as usize);
+    loop {
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("Cannot load {shown}: {}", js_message(&e)))?;
+        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            break;
+        }
+        if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
+            let array = js_sys::Uint8Array::new(&value);
+            let at = bytes.len();
+            bytes.resize(at + array.length() as usize, 0);
+            array.copy_to(&mut bytes[at..]);
+        }
+        if bytes.len() > MAX_FILE_BYTES {
+            let _ = reader.cancel();
+            return Err(LoadError::TooLarge {
+                bytes: bytes.len(),
+                limit: MAX_FILE_BYTES,
+            }
+            .to_string());
+        }
+        state.status.set(Status::Reading {
+            name: name.to_string(),
+            done: bytes.len() as f64,
+            total: total.max(bytes.len() as f64),
+        });
+    }
+    Ok(bytes)
 }
 
 /// The reading/parsing progress bar.

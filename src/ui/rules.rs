@@ -12,7 +12,8 @@ use wasm_bindgen::JsCast;
 use super::graph::{download, mark, measure};
 use super::{AppState, Loaded, Tab};
 use crate::model::text::visible;
-use crate::rules::{BUILTIN_TOML, Evaluation, Input, RuleError, RuleSet, RuleSeverity, evaluate};
+use crate::rules::{BUILTIN_TOML, Evaluation, RuleError, RuleSet, RuleSeverity, evaluate_document};
+use crate::share::link::LinkError;
 
 /// Where the user's rule file is kept in this browser.
 const STORAGE_KEY: &str = "planlens:rules";
@@ -84,6 +85,11 @@ pub struct RulesState {
     pub parsed: Memo<Parsed>,
     /// The evaluation of the open plan; `None` without a plan or when the rules have errors.
     pub checked: Memo<Option<CheckedRef>>,
+    /// Rules that came with a share link, as the link carries them; used instead of the user's
+    /// own (which stay stored, untouched) until the user decides.
+    pub link_payload: RwSignal<Option<String>>,
+    /// The text of [`RulesState::link_payload`].
+    pub link_text: RwSignal<Option<String>>,
 }
 
 impl RulesState {
@@ -94,20 +100,35 @@ impl RulesState {
             .unwrap_or_default();
         let text = RwSignal::new(stored);
         let environment = RwSignal::new(String::new());
+        let link_payload = RwSignal::new(None);
+        let link_text: RwSignal<Option<String>> = RwSignal::new(None);
         let parsed = Memo::new(move |_| {
-            let parsed = text.with(|t| {
+            let parse = |t: &String| {
                 if t.trim().is_empty() {
                     Ok(RuleSet::builtin())
                 } else {
                     RuleSet::parse(t)
                 }
+            };
+            let parsed = link_text.with(|l| match l {
+                Some(t) => parse(t),
+                None => text.with(parse),
             });
             Parsed(Arc::new(parsed))
         });
         let checked = Memo::new(move |_| {
             let loaded = loaded.get()?;
             let parsed = parsed.get();
-            let rules = parsed.0.as_ref().as_ref().ok()?;
+            // A redacted link carries its findings; they stand whatever the rules say.
+            let builtin;
+            let rules = match parsed.0.as_ref() {
+                Ok(rules) => rules,
+                Err(_) if loaded.doc.redacted.is_some() => {
+                    builtin = RuleSet::builtin();
+                    &builtin
+                }
+                Err(_) => return None,
+            };
             let labels: BTreeMap<String, String> = environment.with(|e| {
                 let e = e.trim();
                 if e.is_empty() {
@@ -118,8 +139,7 @@ impl RulesState {
             });
             let start = now();
             mark("planlens:rules-start");
-            let input = Input::from_document(&loaded.doc, &loaded.drift);
-            let evaluation = evaluate(&input, rules, &labels);
+            let evaluation = evaluate_document(&loaded.doc, &loaded.drift, rules, &labels);
             measure("planlens:rules", "planlens:rules-start");
             let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
             Some(CheckedRef(Arc::new(Checked {
@@ -144,7 +164,44 @@ impl RulesState {
             environment,
             parsed,
             checked,
+            link_payload,
+            link_text,
         }
+    }
+
+    /// Uses the rules a link carries (as its `rules=` payload) instead of the user's own.
+    pub fn use_link_rules(&self, payload: &str) -> Result<(), LinkError> {
+        let text = crate::share::link::decode(payload)?;
+        self.link_text.set(Some(text));
+        self.link_payload.set(Some(payload.to_string()));
+        Ok(())
+    }
+
+    /// Goes back to the user's own rules.
+    pub fn forget_link_rules(&self) {
+        self.link_text.set(None);
+        self.link_payload.set(None);
+    }
+
+    /// What a share link should carry: the rules in use, unless they are the built-in pack.
+    pub fn payload_for_link(&self) -> Option<String> {
+        if let Some(p) = self.link_payload.get_untracked() {
+            return Some(p);
+        }
+        self.text
+            .with_untracked(|t| (!t.trim().is_empty()).then(|| crate::share::link::encode(t)))
+    }
+
+    /// The labels rules are evaluated with.
+    pub fn labels(&self) -> BTreeMap<String, String> {
+        self.environment.with_untracked(|e| {
+            let e = e.trim();
+            if e.is_empty() {
+                BTreeMap::new()
+            } else {
+                BTreeMap::from([("environment".to_string(), e.to_string())])
+            }
+        })
     }
 
     /// The worst finding's severity on a row, for list and graph marks.
@@ -239,9 +296,36 @@ pub fn RulesPanel() -> impl IntoView {
                     />
                 </label>
             </div>
+            {move || state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some())).then(|| view! {
+                <p class="banner banner-info" data-testid="rules-redacted">
+                    "This is a redacted link: these are the findings made when it was shared. Rules cannot run again here, because the plan's values were left out."
+                </p>
+            })}
+            {move || rs.link_text.with(Option::is_some).then(|| view! {
+                <div class="banner banner-info" data-testid="rules-from-link">
+                    "These rules came with the link you opened. Your own rules are kept, unchanged. "
+                    <button class="link-button" data-testid="rules-keep-link" on:click=move |_| {
+                        if let Some(t) = rs.link_text.get_untracked() {
+                            rs.text.set(t);
+                        }
+                        rs.forget_link_rules();
+                    }>"Keep these as my rules"</button>
+                    " · "
+                    <button class="link-button" data-testid="rules-use-mine" on:click=move |_| rs.forget_link_rules()>
+                        "Use my rules"
+                    </button>
+                </div>
+            })}
             <div class="rules-workspace">
                 <Findings />
-                <RuleEditor />
+                {move || match rs.link_text.get() {
+                    Some(text) => view! {
+                        <div class="rule-editor">
+                            <pre class="link-rules" data-testid="link-rules">{visible(&text)}</pre>
+                        </div>
+                    }.into_any(),
+                    None => view! { <RuleEditor /> }.into_any(),
+                }}
             </div>
         </section>
     }

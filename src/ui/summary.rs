@@ -94,6 +94,15 @@ pub fn SummaryPanel() -> impl IntoView {
                     <div class="summary-main">
                         <p class="sentence" data-testid="plan-summary">{sentence}</p>
                         <super::rules::VerdictBadge />
+                        {l.doc.redacted.is_some().then(|| view! {
+                            <span
+                                class="chip chip-muted"
+                                data-testid="redacted-badge"
+                                title="Opened from a redacted link: addresses, actions, edges and findings, no attribute values"
+                            >
+                                "redacted: no values"
+                            </span>
+                        })}
                         <span class="versions" data-testid="plan-versions">{version}</span>
                     </div>
                     {drift_note}

@@ -1,105 +1,93 @@
-//! The URL fragment (`#sample=…&tab=…&r=ADDRESS`): what a reload or a pasted link reopens.
-//! The fragment is never sent to a server.
+//! The address bar: the fragment (`#tab=…&r=ADDRESS&…&p=PLAN`, format in `share::fragment`) and
+//! `?url=`. What a reload, a pasted link or a shared link reopens. The fragment is never sent to a
+//! server.
 
 use leptos::prelude::*;
 
 use super::{AppState, PlanSource, Tab};
+pub use crate::share::fragment::{Fragment, View};
 
-/// The view state carried in the fragment.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Fragment {
-    /// A shipped sample to open.
-    pub sample: Option<String>,
-    /// The selected resource's address.
-    pub address: Option<String>,
-    /// The tab, when not the resource list.
-    pub tab: Option<String>,
+/// The current `location.hash`.
+pub fn current_hash() -> String {
+    window().location().hash().unwrap_or_default()
 }
 
-fn decode(s: &str) -> Option<String> {
-    js_sys::decode_uri_component(s).ok().map(String::from)
+/// `?url=` of the current address, if any.
+pub fn url_parameter() -> Option<String> {
+    let search = window().location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get("url").filter(|u| !u.trim().is_empty())
 }
 
-fn encode(s: &str) -> String {
-    String::from(js_sys::encode_uri_component(s))
+/// The site's own address (no query, no fragment): the base of share links.
+pub fn site_base() -> String {
+    let location = window().location();
+    format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    )
 }
 
-impl Fragment {
-    /// Reads `location.hash`.
-    pub fn current() -> Fragment {
-        let hash = window().location().hash().unwrap_or_default();
-        let mut frag = Fragment::default();
-        for pair in hash.trim_start_matches('#').split('&') {
-            let Some((k, v)) = pair.split_once('=') else {
-                continue;
-            };
-            let Some(v) = decode(v) else { continue };
-            match k {
-                "sample" => frag.sample = Some(v),
-                "r" => frag.address = Some(v),
-                "tab" => frag.tab = Some(v),
-                _ => {}
-            }
-        }
-        frag
-    }
-
-    fn to_hash(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(s) = &self.sample {
-            parts.push(format!("sample={}", encode(s)));
-        }
-        if let Some(t) = &self.tab {
-            parts.push(format!("tab={}", encode(t)));
-        }
-        if let Some(a) = &self.address {
-            parts.push(format!("r={}", encode(a)));
-        }
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!("#{}", parts.join("&"))
-        }
-    }
+/// The view as the app shows it now (tab, selection, filters, environment label, link rules).
+pub fn current_view(state: AppState) -> View {
+    state.loaded.with(|l| {
+        let mut view = View::default();
+        let Some(l) = l.as_ref() else { return view };
+        view.address = state
+            .selected
+            .get()
+            .and_then(|i| l.doc.rows.get(i as usize))
+            .map(|row| l.doc.change(row).address.to_string());
+        let tab = state.tab.get();
+        view.tab = (tab != Tab::Resources).then(|| tab.key().to_string());
+        state.filter.with(|f| view.set_filter(&l.doc, f));
+        view.environment = Some(state.rules.environment.get()).filter(|e| !e.trim().is_empty());
+        view.rules = state.rules.link_payload.get();
+        view
+    })
 }
 
-/// Keeps the fragment in step with the open plan, the tab and the selection (replacing the
-/// history entry, so moving through the list does not fill the back button).
+/// Keeps the address bar in step with the open plan, the tab, the selection and the filters
+/// (replacing the history entry, so moving through the list does not fill the back button).
 pub fn sync_fragment(state: AppState) {
     Effect::new(move |_| {
         let frag = state.loaded.with(|l| {
             let l = l.as_ref()?;
-            let sample = match &l.source {
-                PlanSource::Sample(s) => Some(s.clone()),
-                PlanSource::Local => None,
+            let (sample, plan) = match &l.source {
+                PlanSource::Sample(s) => (Some(s.clone()), None),
+                PlanSource::Link(payload) => (None, Some(payload.to_string())),
+                PlanSource::Local | PlanSource::Url(_) => (None, None),
             };
-            let address = state
-                .selected
-                .get()
-                .and_then(|i| l.doc.rows.get(i as usize))
-                .map(|row| l.doc.change(row).address.to_string());
-            let tab = state.tab.get();
-            let tab = (tab != Tab::Resources).then(|| tab.key().to_string());
-            Some(Fragment {
-                sample,
-                address,
-                tab,
-            })
+            let keep_query = matches!(l.source, PlanSource::Url(_));
+            Some((
+                Fragment {
+                    sample,
+                    plan,
+                    view: View::default(),
+                },
+                keep_query,
+            ))
         });
         // Before a plan is open, keep what the URL asked for (a reopened file will use it).
-        let Some(frag) = frag else { return };
+        let Some((mut frag, keep_query)) = frag else {
+            return;
+        };
+        frag.view = current_view(state);
         let hash = frag.to_hash();
         let location = window().location();
         if location.hash().unwrap_or_default() != hash {
-            let url = format!(
-                "{}{}{}",
-                location.pathname().unwrap_or_default(),
-                location.search().unwrap_or_default(),
-                hash
-            );
+            // `?url=` stays only while its plan is the one open.
+            let search = if keep_query {
+                location.search().unwrap_or_default()
+            } else {
+                String::new()
+            };
+            let url = format!("{}{search}{hash}", location.pathname().unwrap_or_default());
             let _ = window().history().and_then(|h| {
                 h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
             });
         }
+        state.written_hash.set_value(hash);
     });
 }

@@ -1,0 +1,240 @@
+//! What a full share link carries: the plan as the user opened it, without its sensitive values and
+//! without the parts Planlens never shows.
+//!
+//! Removed from a plan:
+//! - every value its `before_sensitive` / `after_sensitive` marks (resource changes, drift,
+//!   deferred changes, outputs), replaced by [`SENSITIVE`] so the diff still says "(sensitive
+//!   value)" and still sees whether it changed ([`SENSITIVE_CHANGED`] on the after side when it
+//!   did); the marks stay;
+//! - the values of input variables the configuration marks `sensitive`, and their defaults;
+//! - `constant_value`s of the configuration (literals, which may be secrets the schema marks
+//!   sensitive; the graph reads only references);
+//! - `planned_values` and the prior state's attribute values and outputs (the state keeps its
+//!   addresses and `depends_on`, which the graph reads).
+//!
+//! Plan logs carry no values and driftctl reports no sensitivity marks: they travel as they are.
+
+use serde_json::{Map, Value};
+
+use crate::model::{Document, Source};
+
+/// What a sensitive value becomes in a shared plan.
+pub const SENSITIVE: &str = "(sensitive)";
+/// A sensitive after-value that differs from its before-value.
+pub const SENSITIVE_CHANGED: &str = "(sensitive, changed)";
+
+/// The text a full link carries for `doc`.
+pub fn shareable_text(doc: &Document) -> String {
+    if doc.redacted.is_some() || !matches!(doc.source, Source::Plan) {
+        return doc.source_text().to_string();
+    }
+    match serde_json::from_str::<Value>(doc.text()) {
+        Ok(mut plan) => {
+            strip_plan(&mut plan);
+            plan.to_string()
+        }
+        // The document parsed, so this cannot happen; never share what was not stripped.
+        Err(_) => String::from("{}"),
+    }
+}
+
+/// Strips a plan in place (see the module documentation).
+pub fn strip_plan(plan: &mut Value) {
+    let Some(top) = plan.as_object_mut() else {
+        return;
+    };
+    for key in ["resource_changes", "resource_drift"] {
+        if let Some(Value::Array(changes)) = top.get_mut(key) {
+            for c in changes {
+                if let Some(change) = c.get_mut("change") {
+                    strip_change(change);
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(deferred)) = top.get_mut("deferred_changes") {
+        for d in deferred {
+            if let Some(change) = d.pointer_mut("/resource_change/change") {
+                strip_change(change);
+            }
+        }
+    }
+    if let Some(Value::Object(outputs)) = top.get_mut("output_changes") {
+        for change in outputs.values_mut() {
+            strip_change(change);
+        }
+    }
+
+    let mut sensitive_variables = Vec::new();
+    if let Some(config) = top.get_mut("configuration") {
+        if let Some(Value::Object(vars)) = config.pointer("/root_module/variables") {
+            sensitive_variables = vars
+                .iter()
+                .filter(|(_, v)| v.get("sensitive") == Some(&Value::Bool(true)))
+                .map(|(name, _)| name.clone())
+                .collect();
+        }
+        strip_configuration(config);
+    }
+    if let Some(Value::Object(vars)) = top.get_mut("variables") {
+        for name in &sensitive_variables {
+            vars.remove(name);
+        }
+    }
+    if top.contains_key("planned_values") {
+        top.insert("planned_values".to_string(), Value::Object(Map::new()));
+    }
+    if let Some(values) = top.get_mut("prior_state").and_then(|s| s.get_mut("values")) {
+        if let Some(v) = values.as_object_mut() {
+            v.remove("outputs");
+        }
+        if let Some(root) = values.get_mut("root_module") {
+            strip_state_module(root);
+        }
+    }
+}
+
+/// Masks a change's values where its sensitivity mirrors say so.
+fn strip_change(change: &mut Value) {
+    let Some(c) = change.as_object_mut() else {
+        return;
+    };
+    let before_marks = c.get("before_sensitive").cloned();
+    let after_marks = c.get("after_sensitive").cloned();
+    let before = c.get("before").cloned();
+    if let (Some(value), Some(marks)) = (c.get_mut("after"), &after_marks) {
+        mask(value, marks, before.as_ref(), true);
+    }
+    if let (Some(value), Some(marks)) = (c.get_mut("before"), &before_marks) {
+        mask(value, marks, None, false);
+    }
+}
+
+/// Replaces what `marks` covers. On the after side, `other` is the before-value at the same path,
+/// so a changed secret stays distinguishable from an unchanged one.
+fn mask(value: &mut Value, marks: &Value, other: Option<&Value>, after: bool) {
+    match marks {
+        Value::Bool(true) => {
+            if value.is_null() {
+                return;
+            }
+            let changed = after && other != Some(value);
+            *value = Value::String(
+                if changed {
+                    SENSITIVE_CHANGED
+                } else {
+                    SENSITIVE
+                }
+                .to_string(),
+            );
+        }
+        Value::Object(marks) => {
+            if let Value::Object(map) = value {
+                for (key, m) in marks {
+                    if let Some(v) = map.get_mut(key) {
+                        mask(v, m, other.and_then(|o| o.get(key)), after);
+                    }
+                }
+            }
+        }
+        Value::Array(marks) => {
+            if let Value::Array(items) = value {
+                for (i, (v, m)) in items.iter_mut().zip(marks).enumerate() {
+                    mask(v, m, other.and_then(|o| o.get(i)), after);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Drops literals (`constant_value`) anywhere in the configuration, and the defaults of variables
+/// marked sensitive.
+fn strip_configuration(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("constant_value");
+            if map.get("sensitive") == Some(&Value::Bool(true)) {
+                map.remove("default");
+            }
+            for v in map.values_mut() {
+                strip_configuration(v);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_configuration),
+        _ => {}
+    }
+}
+
+/// Keeps the state's addresses and dependencies, drops its attribute values.
+fn strip_state_module(module: &mut Value) {
+    if let Some(Value::Array(resources)) = module.get_mut("resources") {
+        for r in resources.iter_mut().filter_map(Value::as_object_mut) {
+            r.remove("values");
+            r.remove("sensitive_values");
+        }
+    }
+    if let Some(Value::Array(children)) = module.get_mut("child_modules") {
+        children.iter_mut().for_each(strip_state_module);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn masks_marked_values_and_keeps_whether_they_changed() {
+        let mut change = json!({
+            "actions": ["update"],
+            "before": {"name": "db", "password": "old-secret", "same": "kept-secret", "nested": [{"k": "v1"}]},
+            "after": {"name": "db", "password": "new-secret", "same": "kept-secret", "nested": [{"k": "v2"}]},
+            "before_sensitive": {"password": true, "same": true, "nested": [{"k": true}]},
+            "after_sensitive": {"password": true, "same": true, "nested": [{"k": true}]}
+        });
+        strip_change(&mut change);
+        let text = change.to_string();
+        for secret in ["old-secret", "new-secret", "kept-secret", "v1", "v2"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert_eq!(change["before"]["password"], SENSITIVE);
+        assert_eq!(change["after"]["password"], SENSITIVE_CHANGED);
+        assert_eq!(change["after"]["same"], SENSITIVE);
+        assert_eq!(change["after"]["nested"][0]["k"], SENSITIVE_CHANGED);
+        assert_eq!(change["after"]["name"], "db");
+    }
+
+    #[test]
+    fn strips_variables_configuration_literals_and_state_values() {
+        let mut plan = json!({
+            "format_version": "1.2",
+            "variables": {"db_password": {"value": "var-secret"}, "region": {"value": "eu-west-1"}},
+            "planned_values": {"root_module": {"resources": [{"values": {"x": "planned"}}]}},
+            "prior_state": {"values": {"outputs": {"o": {"value": "out-secret"}}, "root_module": {
+                "resources": [{"address": "a.b", "values": {"x": "state-value"}, "depends_on": ["c.d"]}],
+                "child_modules": [{"resources": [{"address": "module.m.a.b", "sensitive_values": {"x": true}, "values": {"x": "child-value"}}]}]
+            }}},
+            "configuration": {"root_module": {
+                "variables": {"db_password": {"sensitive": true, "default": "default-secret"}},
+                "resources": [{"expressions": {"password": {"constant_value": "literal-secret"}, "vpc": {"references": ["aws_vpc.main"]}}}]
+            }}
+        });
+        strip_plan(&mut plan);
+        let text = plan.to_string();
+        for secret in [
+            "var-secret",
+            "planned",
+            "out-secret",
+            "state-value",
+            "child-value",
+            "default-secret",
+            "literal-secret",
+        ] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        for kept in ["eu-west-1", "aws_vpc.main", "c.d", "module.m.a.b"] {
+            assert!(text.contains(kept), "{kept} missing from {text}");
+        }
+    }
+}

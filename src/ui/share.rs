@@ -1,0 +1,312 @@
+//! The Share dialog: a link with the plan inside (sensitive values stripped), a redacted link, and
+//! the Markdown comment for a pull request. The core (`share`) makes all three, with the same code
+//! as `planlens link` and `planlens summary --format markdown`.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::graph::{mark, measure};
+use super::{AppState, url};
+use crate::rules::RuleSet;
+use crate::share::markdown::{self, CommentLink, choose_link};
+use crate::share::{self as core, LinkFit};
+
+/// The three texts, made once when the dialog opens.
+struct Prepared {
+    full: String,
+    redacted: String,
+    markdown: String,
+    /// The rules had errors, so the redacted link carries the built-in pack's findings.
+    builtin_fallback: bool,
+    /// The open plan came from a redacted link: both links are redacted.
+    already_redacted: bool,
+}
+
+fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Makes the links and the comment for what the app shows now.
+fn prepare(state: AppState) -> Option<Prepared> {
+    let loaded = state.loaded.get_untracked()?;
+    let view = untrack(|| url::current_view(state));
+    let view = url::View {
+        rules: state.rules.payload_for_link(),
+        ..view
+    };
+    let base = url::site_base();
+    let parsed = state.rules.parsed.get_untracked();
+    let builtin;
+    let (rules, builtin_fallback) = match parsed.0.as_ref() {
+        Ok(rules) => (rules, false),
+        Err(_) => {
+            builtin = RuleSet::builtin();
+            (&builtin, true)
+        }
+    };
+    let labels = state.rules.labels();
+
+    mark("planlens:share-full-start");
+    let full = core::full_link(&base, &loaded.doc, &view);
+    measure("planlens:share-full", "planlens:share-full-start");
+    mark("planlens:share-redacted-start");
+    let redacted = core::redacted_link(&base, &loaded.doc, &loaded.drift, rules, &labels, &view);
+    measure("planlens:share-redacted", "planlens:share-redacted-start");
+
+    let evaluation = state
+        .rules
+        .checked
+        .get_untracked()
+        .map(|c| c.0.evaluation.clone());
+    let evaluation = evaluation.unwrap_or_else(|| {
+        crate::rules::evaluate_document(&loaded.doc, &loaded.drift, rules, &labels)
+    });
+    let link: Option<CommentLink> = choose_link(Some(full.clone()), Some(redacted.clone()));
+    let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, link.as_ref());
+    Some(Prepared {
+        full,
+        redacted,
+        markdown,
+        builtin_fallback,
+        already_redacted: loaded.doc.redacted.is_some(),
+    })
+}
+
+/// Resolves after the browser has painted (so "Preparing…" shows before the work starts).
+async fn after_paint() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        request_animation_frame(move || {
+            set_timeout(
+                move || drop(resolve.call0(&wasm_bindgen::JsValue::NULL)),
+                std::time::Duration::ZERO,
+            );
+        });
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Copies text to the clipboard; false when the browser refuses.
+async fn copy_text(text: &str) -> bool {
+    let clipboard = window().navigator().clipboard();
+    JsFuture::from(clipboard.write_text(text)).await.is_ok()
+}
+
+/// One link with its length, warning and copy button.
+#[component]
+fn LinkBox(
+    /// Test and label key: `full` or `redacted`.
+    key: &'static str,
+    title: &'static str,
+    what: &'static str,
+    link: String,
+    status: RwSignal<String>,
+) -> impl IntoView {
+    let length = link.chars().count();
+    let fit = LinkFit::of(length);
+    let area = NodeRef::<leptos::html::Textarea>::new();
+    let text = link.clone();
+    let copy = move |_| {
+        let text = text.clone();
+        leptos::task::spawn_local(async move {
+            if copy_text(&text).await {
+                status.set(format!("Copied the {key} link."));
+            } else {
+                if let Some(a) = area.get_untracked() {
+                    a.select();
+                }
+                status.set(
+                    "The browser did not allow copying: the link is selected, press Ctrl+C (⌘C)."
+                        .to_string(),
+                );
+            }
+        });
+    };
+    view! {
+        <section class="share-section" data-testid=format!("share-{key}")>
+            <h3>{title}</h3>
+            <p class="fine">{what}</p>
+            <textarea
+                class="share-link"
+                readonly
+                rows="3"
+                spellcheck="false"
+                node_ref=area
+                data-testid=format!("share-{key}-link")
+                aria-label=title
+                prop:value=link
+            ></textarea>
+            <div class="share-row">
+                <button class="button" data-testid=format!("share-copy-{key}") on:click=copy>
+                    "Copy link"
+                </button>
+                <span
+                    class=format!("link-length fit-{}", if fit == LinkFit::Anywhere { "ok" } else { "warn" })
+                    data-testid=format!("share-{key}-length")
+                    data-length=length.to_string()
+                >
+                    {format!("{} characters", thousands(length))}
+                </span>
+            </div>
+            {fit.warning().map(|w| view! {
+                <p class="banner banner-warn" data-testid=format!("share-{key}-warning")>{w}</p>
+            })}
+        </section>
+    }
+}
+
+/// The dialog.
+#[component]
+pub fn ShareDialog() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let prepared: RwSignal<Option<Arc<Prepared>>, LocalStorage> = RwSignal::new_local(None);
+    let status = RwSignal::new(String::new());
+    let took = RwSignal::new(0.0);
+    let dialog = NodeRef::<leptos::html::Div>::new();
+    leptos::task::spawn_local(async move {
+        after_paint().await;
+        let start = now();
+        let p = prepare(state);
+        took.set(now() - start);
+        // The dialog may have been closed meanwhile.
+        let _ = prepared.try_set(p.map(Arc::new));
+    });
+    Effect::new(move |_| {
+        if let Some(d) = dialog.get() {
+            let _ = d.focus();
+        }
+    });
+    let close = move || {
+        state.sharing.set(false);
+        if let Some(button) = document()
+            .query_selector("[data-testid=share]")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = button.focus();
+        }
+    };
+    let copy_markdown = move |_| {
+        let Some(p) = prepared.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            status.set(if copy_text(&p.markdown).await {
+                "Copied the Markdown summary.".to_string()
+            } else {
+                "The browser did not allow copying: select the text under Preview and press Ctrl+C (⌘C)."
+                    .to_string()
+            });
+        });
+    };
+    view! {
+        <div class="modal-backdrop" on:click=move |_| close()>
+            <div
+                class="modal share-dialog"
+                role="dialog"
+                aria-modal="true"
+                aria-labelledby="share-title"
+                tabindex="-1"
+                node_ref=dialog
+                data-testid="share-dialog"
+                on:click=|ev| ev.stop_propagation()
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    ev.stop_propagation();
+                    if ev.key() == "Escape" {
+                        close();
+                    }
+                }
+            >
+                <header class="modal-head">
+                    <h2 id="share-title">"Share this view"</h2>
+                    <button class="link-button" aria-label="Close" data-testid="share-close" on:click=move |_| close()>
+                        "×"
+                    </button>
+                </header>
+                <p class="fine">
+                    "A link opens this plan with the same tab, selection, filters and rules. The plan travels inside the link, after the "
+                    <code>"#"</code>
+                    ", which browsers never send to any server. Sensitive values are never in a link."
+                </p>
+                {move || match prepared.get() {
+                    None => view! {
+                        <p class="progress" role="status" data-testid="share-preparing">
+                            <span>"Preparing the links…"</span>
+                            <progress></progress>
+                        </p>
+                    }.into_any(),
+                    Some(p) => view! {
+                        {p.already_redacted.then(|| view! {
+                            <p class="banner banner-info">"This plan was opened from a redacted link, so both links are redacted."</p>
+                        })}
+                        <LinkBox
+                            key="full"
+                            title="Link with the plan"
+                            what="The whole plan without its sensitive values: every view and diff works."
+                            link=p.full.clone()
+                            status=status
+                        />
+                        <LinkBox
+                            key="redacted"
+                            title="Redacted link"
+                            what="Addresses, actions, reasons, import and move marks, drift flags, dependency edges and rule findings. No attribute values: safe to paste anywhere."
+                            link=p.redacted.clone()
+                            status=status
+                        />
+                        {p.builtin_fallback.then(|| view! {
+                            <p class="banner banner-warn" data-testid="share-rules-fallback">
+                                "Your rules have errors: the redacted link carries the built-in rules' findings."
+                            </p>
+                        })}
+                        <section class="share-section" data-testid="share-markdown">
+                            <h3>"Pull-request comment"</h3>
+                            <p class="fine">
+                                "Summary, verdict and findings, destructive changes, drift, the other changes folded, and a link — at most 65,536 characters, as GitHub allows."
+                            </p>
+                            <div class="share-row">
+                                <button class="button" data-testid="share-copy-markdown" on:click=copy_markdown>
+                                    "Copy as Markdown"
+                                </button>
+                                <span class="link-length" data-testid="share-markdown-length">
+                                    {format!("{} characters", thousands(p.markdown.chars().count()))}
+                                </span>
+                            </div>
+                            <details>
+                                <summary>"Preview"</summary>
+                                <textarea
+                                    class="share-markdown"
+                                    readonly
+                                    rows="10"
+                                    spellcheck="false"
+                                    aria-label="Markdown summary"
+                                    data-testid="share-markdown-text"
+                                    prop:value=p.markdown.clone()
+                                ></textarea>
+                            </details>
+                        </section>
+                        <p class="fine share-timing" data-testid="share-timing">
+                            {format!("Prepared in {:.0} ms.", took.get_untracked())}
+                        </p>
+                    }.into_any(),
+                }}
+                <p class="share-status" role="status" data-testid="share-status">{move || status.get()}</p>
+            </div>
+        </div>
+    }
+}
