@@ -388,3 +388,148 @@ fn summary_of_a_driftctl_report_gives_its_figures() {
         Some("driftctl: 5 resources, 2 managed, 2 unmanaged, 1 missing, 1 changed; coverage 40 %.")
     );
 }
+
+/// Opens a link printed by `planlens link` the way the browser does.
+fn follow(link: &str) -> (planlens::share::fragment::Fragment, planlens::Document) {
+    let hash = &link[link.find('#').expect("a fragment")..];
+    let fragment = planlens::share::fragment::Fragment::parse(hash);
+    let text = planlens::share::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
+    let doc = planlens::load_plan_text(text, "link").unwrap();
+    (fragment, doc)
+}
+
+#[test]
+fn link_prints_a_link_that_reopens_the_plan_with_its_rules() {
+    let base = "https://example.github.io/planlens/";
+    let (code, out, err) = planlens(&[
+        "link",
+        "samples/web-app-replace.json",
+        "--base",
+        base,
+        "--rules",
+        "tests/fixtures/rules/warn_only.toml",
+        "--label",
+        "environment=prod",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.starts_with(&format!("{base}#env=prod&rules=")), "{out}");
+    let (fragment, doc) = follow(out.trim_end());
+    assert_eq!(
+        planlens::share::link::decode(fragment.view.rules.as_deref().unwrap()).unwrap(),
+        std::fs::read_to_string("tests/fixtures/rules/warn_only.toml").unwrap()
+    );
+    let sample = planlens::load_plan(
+        std::fs::read("samples/web-app-replace.json").unwrap(),
+        "sample",
+    )
+    .unwrap();
+    assert_eq!(planlens::Summary::of(&doc), planlens::Summary::of(&sample));
+    assert!(doc.redacted.is_none());
+
+    let (code, out, _) = planlens(&[
+        "link",
+        "samples/web-app-replace.json",
+        "--base",
+        base,
+        "--redacted",
+    ]);
+    assert_eq!(code, 0);
+    let (fragment, doc) = follow(out.trim_end());
+    assert!(doc.redacted.is_some() && fragment.view.rules.is_none());
+    assert_eq!(planlens::Summary::of(&doc), planlens::Summary::of(&sample));
+    // Without --base there is nothing to link to.
+    assert_eq!(planlens(&["link", "samples/web-app-replace.json"]).0, 64);
+    assert_eq!(
+        planlens(&["check", "samples/web-app-replace.json", "--redacted"]).0,
+        64
+    );
+}
+
+#[test]
+fn summary_markdown_is_a_whole_pr_comment_with_a_link() {
+    let base = "https://example.github.io/planlens/";
+    let (code, out, err) = planlens(&[
+        "summary",
+        "--format",
+        "markdown",
+        "samples/web-app-replace.json",
+        "--base",
+        base,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing from {out}"))
+    };
+    // Sentence, verdict and findings, destructive changes, then the rest folded, then the link.
+    assert!(at("### Planlens: Plan: ") < at("**Verdict: needs approval**"));
+    assert!(at("**Verdict") < at("| deny | `destroy-needs-approval`"));
+    assert!(at("| deny |") < at("#### Destructive changes (3)"));
+    assert!(at("#### Destructive changes") < at("<details>\n<summary>Other changes"));
+    assert!(out.contains(
+        "| -/+ replace (destroy, then create) | `aws_instance.bastion` | Replaced because"
+    ));
+    assert!(out.contains("(import)"), "imports are marked");
+    assert!(at("</details>") < at(&format!("[Open in Planlens](<{base}#p=")));
+    let link = &out[at("(<") + 2..at(">)")];
+    let (_, doc) = follow(link);
+    assert!(doc.redacted.is_none(), "a small plan gets the full link");
+    assert!(out.len() <= planlens::share::GITHUB_COMMENT_LIMIT);
+}
+
+#[test]
+fn summary_markdown_of_a_huge_plan_fits_in_one_comment() {
+    // 4,000 destroys with long addresses and 4,000 creates: far more than a comment holds.
+    let changes: Vec<serde_json::Value> = (0..8000)
+        .map(|i| {
+            let action = if i % 2 == 0 { "delete" } else { "create" };
+            serde_json::json!({
+                "address": format!("module.region_{i}.module.application_with_a_long_name.aws_security_group_rule.ingress_from_the_load_balancer[{i}]"),
+                "module_address": format!("module.region_{i}.module.application_with_a_long_name"),
+                "mode": "managed",
+                "type": "aws_security_group_rule",
+                "name": "ingress_from_the_load_balancer",
+                "provider_name": "registry.terraform.io/hashicorp/aws",
+                "change": {"actions": [action], "before": null, "after": null}
+            })
+        })
+        .collect();
+    let plan = serde_json::json!({"format_version": "1.2", "resource_changes": changes});
+    let path = std::env::temp_dir().join(format!("planlens-huge-{}.json", std::process::id()));
+    std::fs::write(&path, plan.to_string()).unwrap();
+    let (code, out, err) = planlens(&[
+        "summary",
+        "--format",
+        "markdown",
+        path.to_str().unwrap(),
+        "--base",
+        "https://example.github.io/planlens/",
+    ]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.len() <= planlens::share::GITHUB_COMMENT_LIMIT,
+        "{} bytes",
+        out.len()
+    );
+    assert!(out.len() > 50_000, "it uses the room it has");
+    assert!(out.contains("#### Destructive changes (4000)"));
+    assert!(out.contains(
+        "more destructive changes, left out: a GitHub comment holds at most 65536 characters"
+    ));
+    assert!(out.contains("more changes, left out"));
+    // The folded section is closed. Even the redacted link is too long here: it is left out, and
+    // the job's log says so.
+    assert!(
+        out.trim_end().ends_with("</details>"),
+        "{}",
+        &out[out.len() - 300..]
+    );
+    assert!(!out.contains("[Open in Planlens]"));
+    assert!(err.contains("even the redacted link is too long"), "{err}");
+    // Every table row is whole: a cut never lands inside a line.
+    for line in out.lines().filter(|l| l.starts_with('|')) {
+        assert!(line.ends_with('|'), "{line}");
+    }
+}

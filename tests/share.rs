@@ -1,50 +1,532 @@
-//! Share-link payloads: every real file and every fixture of ours survives encode → decode, and
-//! opens to the same summary.
+//! Share links: the payload codec, full links (the plan without sensitive values) and redacted
+//! links (no values at all) over every real file and our own fixtures: each reopens to the same
+//! summary, list, graph, drift and verdict; no sensitive value is in any link, and no attribute
+//! value is in a redacted one. Damaged and edited links are refused with a message.
 
 mod common;
 
-use planlens::Summary;
-use planlens::share::link::{decode, encode};
+use std::collections::{BTreeMap, BTreeSet};
 
-#[test]
-fn every_real_file_round_trips_through_a_link() {
-    let Some(dir) = common::real_fixtures_dir() else {
-        return;
-    };
-    let mut total = (0usize, 0usize);
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "json") {
-            continue;
+use planlens::diff::diff_change;
+use planlens::drift::Drift;
+use planlens::graph::DepGraph;
+use planlens::model::Document;
+use planlens::rules::{Evaluation, RuleSet, evaluate_document};
+use planlens::share::fragment::{Fragment, View};
+use planlens::share::link::{LinkError, decode, encode};
+use planlens::share::{full_link, redacted_link, strip};
+use planlens::{Summary, load_plan_text};
+
+const BASE: &str = "https://example.github.io/planlens/";
+
+/// Every input file we have: the real corpus (when present) and our own fixtures.
+fn inputs() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(dir) = common::real_fixtures_dir() {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        paths.sort();
+        assert!(
+            paths.len() >= 37,
+            "the real corpus has {} files",
+            paths.len()
+        );
+        for path in paths {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            out.push((name, std::fs::read_to_string(&path).unwrap()));
         }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let link = encode(&text);
-        total = (total.0 + text.len(), total.1 + link.len());
-        let back = decode(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(back, text, "{name}");
-        let a = planlens::load_plan_text(text, &name).unwrap();
-        let b = planlens::load_plan_text(back, &name).unwrap();
-        assert_eq!(Summary::of(&a), Summary::of(&b), "{name}");
     }
-    // Plans compress well: the links are a fraction of the files.
-    assert!(
-        total.1 * 4 < total.0,
-        "links {} bytes for {} bytes of plans",
-        total.1,
-        total.0
-    );
-}
-
-#[test]
-fn our_fixtures_and_logs_round_trip() {
     for name in [
-        "plan_log_drift.jsonl",
+        "share_secrets.json",
         "drift_effects.json",
+        "plan_log_drift.jsonl",
         "hostile.json",
         "tricky_keys.json",
     ] {
         let text = String::from_utf8(common::own_fixture(name)).unwrap();
-        assert_eq!(decode(&encode(&text)).unwrap(), text, "{name}");
+        out.push((name.to_string(), text));
     }
+    out
+}
+
+/// A loaded input with what the views derive from it.
+struct Opened {
+    doc: Document,
+    drift: Drift,
+    evaluation: Evaluation,
+}
+
+fn open(text: String, name: &str) -> Opened {
+    let doc = load_plan_text(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let drift = Drift::of(&doc);
+    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    Opened {
+        doc,
+        drift,
+        evaluation,
+    }
+}
+
+/// Follows a link the way the browser does: fragment → payload → text → document.
+fn follow(link: &str, name: &str) -> (Fragment, Opened) {
+    let hash = &link[link.find('#').expect("a fragment")..];
+    let fragment = Fragment::parse(hash);
+    let payload = fragment.plan.as_deref().expect("a plan in the link");
+    let text = decode(payload).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (fragment, open(text, name))
+}
+
+/// What the list shows of each row.
+fn rows(doc: &Document) -> Vec<(String, String, [bool; 4], u32)> {
+    doc.rows
+        .iter()
+        .map(|r| {
+            (
+                doc.change(r).address.to_string(),
+                r.action.key().to_string(),
+                [r.is_data, r.is_move, r.is_import, r.is_drifted],
+                r.module,
+            )
+        })
+        .collect()
+}
+
+/// The graph as sets of nodes and edges, by address.
+fn graph(doc: &Document) -> (BTreeSet<String>, BTreeSet<(String, String, String)>) {
+    let g = DepGraph::build(doc);
+    let nodes = g
+        .graph
+        .node_weights()
+        .map(|n| {
+            format!(
+                "{} {} {:?} {} {}{}{}{}{}",
+                n.address,
+                n.action.key(),
+                n.row,
+                g.module_instances[n.module as usize].path,
+                n.is_data,
+                n.is_import,
+                n.is_move,
+                n.is_drifted,
+                n.is_deposed
+            )
+        })
+        .collect();
+    let edges = g
+        .graph
+        .raw_edges()
+        .iter()
+        .map(|e| {
+            (
+                g.graph[e.source()].address.clone(),
+                g.graph[e.target()].address.clone(),
+                e.weight.key().to_string(),
+            )
+        })
+        .collect();
+    (nodes, edges)
+}
+
+fn drift_view(drift: &Drift) -> Vec<String> {
+    drift
+        .resources
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {:?} {} {} {:?}",
+                r.address,
+                r.rows,
+                r.severity.key(),
+                r.effect.key(),
+                r.paths
+            )
+        })
+        .collect()
+}
+
+fn findings(e: &Evaluation, with_messages: bool) -> Vec<String> {
+    e.findings
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {:?} {}",
+                f.rule_id,
+                f.severity.key(),
+                f.resource,
+                if with_messages { &f.message } else { "" }
+            )
+        })
+        .collect()
+}
+
+fn assert_same_views(name: &str, a: &Opened, b: &Opened) {
+    assert_eq!(Summary::of(&a.doc), Summary::of(&b.doc), "{name}: summary");
+    assert_eq!(
+        Summary::of(&a.doc).headline(&a.doc),
+        Summary::of(&b.doc).headline(&b.doc),
+        "{name}: headline"
+    );
+    assert_eq!(rows(&a.doc), rows(&b.doc), "{name}: rows");
+    assert_eq!(a.doc.modules, b.doc.modules, "{name}: modules");
+    assert_eq!(graph(&a.doc), graph(&b.doc), "{name}: graph");
+    assert_eq!(drift_view(&a.drift), drift_view(&b.drift), "{name}: drift");
+    assert_eq!(a.drift.note(), b.drift.note(), "{name}: drift note");
+    assert_eq!(
+        a.evaluation.verdict, b.evaluation.verdict,
+        "{name}: verdict"
+    );
+    assert_eq!(
+        findings(&a.evaluation, false),
+        findings(&b.evaluation, false),
+        "{name}: findings"
+    );
+}
+
+#[test]
+fn full_links_reopen_every_input_with_the_same_views_and_diffs() {
+    let mut sizes = (0, 0);
+    for (name, text) in inputs() {
+        let original = open(text.clone(), &name);
+        let view = View {
+            tab: Some("graph".to_string()),
+            address: original
+                .doc
+                .rows
+                .first()
+                .map(|r| original.doc.change(r).address.to_string()),
+            ..View::default()
+        };
+        let link = full_link(BASE, &original.doc, &view);
+        assert!(link.starts_with(&format!("{BASE}#tab=graph")), "{name}");
+        sizes = (sizes.0 + text.len(), sizes.1 + link.len());
+        let (fragment, shared) = follow(&link, &name);
+        assert_eq!(fragment.view, view, "{name}: view");
+        assert_same_views(&name, &original, &shared);
+        // Messages too: a value a message prints is not sensitive (sensitive ones print masked).
+        assert_eq!(
+            findings(&original.evaluation, true),
+            findings(&shared.evaluation, true),
+            "{name}: messages"
+        );
+        assert!(shared.doc.redacted.is_none(), "{name}");
+        assert_eq!(
+            shared.doc.source, original.doc.source,
+            "{name}: source facts"
+        );
+        // Every diff reads the same: sensitive values were masked before, and still are.
+        for (ra, rb) in original.doc.rows.iter().zip(&shared.doc.rows) {
+            assert_eq!(
+                diff_change(&original.doc.change(ra).change),
+                diff_change(&shared.doc.change(rb).change),
+                "{name}: diff of {}",
+                original.doc.change(ra).address
+            );
+        }
+    }
+    // Plans compress well, and the parts Planlens does not show are left out.
+    assert!(
+        sizes.1 * 4 < sizes.0,
+        "links {} for {} bytes",
+        sizes.1,
+        sizes.0
+    );
+}
+
+#[test]
+fn redacted_links_reopen_every_input_with_the_same_views() {
+    for (name, text) in inputs() {
+        let original = open(text, &name);
+        let view = View {
+            tab: Some("drift".to_string()),
+            ..View::default()
+        };
+        let link = redacted_link(
+            BASE,
+            &original.doc,
+            &original.drift,
+            &RuleSet::builtin(),
+            &BTreeMap::new(),
+            &view,
+        );
+        let (fragment, shared) = follow(&link, &name);
+        assert_eq!(fragment.view, view, "{name}: view");
+        assert!(shared.doc.redacted.is_some(), "{name}: read as redacted");
+        assert!(!shared.doc.has_values(), "{name}");
+        assert!(shared.doc.missing_values().is_some(), "{name}");
+        assert_same_views(&name, &original, &shared);
+        // Sharing it again gives the same link.
+        let again = redacted_link(
+            BASE,
+            &shared.doc,
+            &shared.drift,
+            &RuleSet::builtin(),
+            &BTreeMap::new(),
+            &view,
+        );
+        assert_eq!(again, link, "{name}: re-shared");
+    }
+}
+
+/// Every key anywhere under `value`.
+fn keys(value: &serde_json::Value, out: &mut BTreeSet<String>) {
+    match value {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                out.insert(k.clone());
+                keys(v, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|v| keys(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn redacted_links_carry_no_attribute_values() {
+    for (name, text) in inputs() {
+        let original = open(text, &name);
+        let link = redacted_link(
+            BASE,
+            &original.doc,
+            &original.drift,
+            &RuleSet::builtin(),
+            &BTreeMap::new(),
+            &View::default(),
+        );
+        let payload = Fragment::parse(&link[link.find('#').unwrap()..])
+            .plan
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_str(&decode(&payload).unwrap()).unwrap();
+        // The plan inside has no place for a value left: only identities and actions.
+        let mut plan_keys = BTreeSet::new();
+        keys(&json["plan"], &mut plan_keys);
+        for forbidden in [
+            "before",
+            "after",
+            "after_unknown",
+            "before_sensitive",
+            "after_sensitive",
+            "replace_paths",
+            "id",
+            "generated_config",
+            "variables",
+            "configuration",
+            "prior_state",
+            "planned_values",
+            "relevant_attributes",
+            "values",
+            "problems",
+            "index",
+        ] {
+            // Terraform 1.0.0's unchanged drift entries keep equal empty objects, nothing more.
+            if forbidden == "before" || forbidden == "after" {
+                for entry in json["plan"]["resource_drift"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(v) = entry["change"].get(forbidden) {
+                        assert_eq!(v, &serde_json::json!({}), "{name}: drift {forbidden}");
+                    }
+                }
+                for c in json["plan"]["resource_changes"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    assert!(c["change"].get(forbidden).is_none(), "{name}: {forbidden}");
+                }
+                continue;
+            }
+            assert!(!plan_keys.contains(forbidden), "{name}: key {forbidden}");
+        }
+        let top: BTreeSet<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            top,
+            BTreeSet::from([
+                "planlens_redacted",
+                "name",
+                "source",
+                "warnings",
+                "plan",
+                "graph",
+                "drift",
+                "evaluation",
+                "labels"
+            ]),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn no_secret_reaches_any_link_and_no_value_a_redacted_one() {
+    let original = open(
+        String::from_utf8(common::own_fixture("share_secrets.json")).unwrap(),
+        "share_secrets.json",
+    );
+    // The fixture's findings print a value: the instance type.
+    assert!(
+        original
+            .evaluation
+            .findings
+            .iter()
+            .any(|f| f.message.contains("m5.8xlarge"))
+    );
+    let full = full_link(BASE, &original.doc, &View::default());
+    let full_text = decode(
+        &Fragment::parse(&full[full.find('#').unwrap()..])
+            .plan
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        !full_text.contains("SECRET-"),
+        "a secret in the full link: {full_text}"
+    );
+    for kept in [
+        "VALUE-db.r6g.16xlarge",
+        "VALUE-owner-a",
+        "VALUE-import-id",
+        "m5.8xlarge",
+    ] {
+        assert!(
+            full_text.contains(kept),
+            "{kept} is a plain value and stays"
+        );
+    }
+    let redacted = redacted_link(
+        BASE,
+        &original.doc,
+        &original.drift,
+        &RuleSet::builtin(),
+        &BTreeMap::new(),
+        &View::default(),
+    );
+    let redacted_text = decode(
+        &Fragment::parse(&redacted[redacted.find('#').unwrap()..])
+            .plan
+            .unwrap(),
+    )
+    .unwrap();
+    for marker in ["SECRET-", "VALUE-", "m5.8xlarge"] {
+        assert!(
+            !redacted_text.contains(marker),
+            "{marker} in the redacted link: {redacted_text}"
+        );
+    }
+    assert!(redacted_text.contains("of type (redacted) not allowed outside prod"));
+    // Secrets became placeholders: three before, three after, one of them unchanged.
+    let shared = follow(&full, "share_secrets.json").1;
+    let change = &shared.doc.change(&shared.doc.rows[0]).change;
+    assert_eq!(
+        change
+            .before
+            .unwrap()
+            .get()
+            .matches(strip::SENSITIVE)
+            .count(),
+        3
+    );
+    assert_eq!(
+        change
+            .after
+            .unwrap()
+            .get()
+            .matches(strip::SENSITIVE)
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn damaged_and_edited_links_are_refused_with_a_message() {
+    let original = open(
+        String::from_utf8(common::own_fixture("share_secrets.json")).unwrap(),
+        "share_secrets.json",
+    );
+    let link = full_link(BASE, &original.doc, &View::default());
+    let payload = Fragment::parse(&link[link.find('#').unwrap()..])
+        .plan
+        .unwrap();
+    // Cut short, a character changed, a character that is not base64, a future version.
+    assert_eq!(
+        decode(&payload[..payload.len() / 2]),
+        Err(LinkError::Damaged)
+    );
+    let mut edited = payload.clone().into_bytes();
+    let mid = edited.len() / 2;
+    edited[mid] = if edited[mid] == b'A' { b'B' } else { b'A' };
+    assert!(decode(&String::from_utf8(edited).unwrap()).is_err());
+    assert!(matches!(
+        decode(&format!("{}%", &payload[..10])),
+        Err(LinkError::NotBase64 { .. })
+    ));
+
+    // A redacted document whose finding points past its resources is refused, not shown.
+    let redacted = planlens::share::redacted::write(
+        &original.doc,
+        &original.drift,
+        &RuleSet::builtin(),
+        &BTreeMap::new(),
+    );
+    let mut json: serde_json::Value = serde_json::from_str(&redacted).unwrap();
+    json["evaluation"]["findings"][0]["resource"] = serde_json::json!(99);
+    let err = load_plan_text(json.to_string(), "edited").unwrap_err();
+    assert!(err.to_string().contains("does not have"), "{err}");
+    let mut json: serde_json::Value = serde_json::from_str(&redacted).unwrap();
+    json["graph"]["edges"][0][1] = serde_json::json!(1000);
+    assert!(load_plan_text(json.to_string(), "edited").is_err());
+    let mut json: serde_json::Value = serde_json::from_str(&redacted).unwrap();
+    json["planlens_redacted"] = serde_json::json!(99);
+    let err = load_plan_text(json.to_string(), "edited").unwrap_err();
+    assert!(err.to_string().contains("newer Planlens"), "{err}");
+}
+
+#[test]
+fn links_carry_rules_and_labels() {
+    let original = open(
+        String::from_utf8(common::own_fixture("share_secrets.json")).unwrap(),
+        "share_secrets.json",
+    );
+    let rules = "[[rule]]\nid = \"x\"\nseverity = \"warn\"\nmessage = \"{address}\"\n";
+    let view = View {
+        rules: Some(encode(rules)),
+        environment: Some("prod".to_string()),
+        search: Some("db".to_string()),
+        actions: vec!["update".to_string()],
+        ..View::default()
+    };
+    let link = full_link(BASE, &original.doc, &view);
+    let (fragment, shared) = follow(&link, "share_secrets.json");
+    assert_eq!(
+        decode(fragment.view.rules.as_deref().unwrap()).unwrap(),
+        rules
+    );
+    assert_eq!(fragment.view.environment.as_deref(), Some("prod"));
+    let filter = fragment.view.filter(&shared.doc);
+    assert_eq!(filter.search, "db");
+    let shown: Vec<String> = filter
+        .entries(&shared.doc)
+        .iter()
+        .filter_map(|e| match e {
+            planlens::list::ListEntry::Resource(r) => Some(
+                shared
+                    .doc
+                    .change(&shared.doc.rows[*r as usize])
+                    .address
+                    .to_string(),
+            ),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown, ["aws_db_instance.main"]);
 }

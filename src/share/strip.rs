@@ -3,9 +3,11 @@
 //!
 //! Removed from a plan:
 //! - every value its `before_sensitive` / `after_sensitive` marks (resource changes, drift,
-//!   deferred changes, outputs), replaced by [`SENSITIVE`] so the diff still says "(sensitive
-//!   value)" and still sees whether it changed ([`SENSITIVE_CHANGED`] on the after side when it
-//!   did); the marks stay;
+//!   deferred changes, outputs); the marks stay, so the diff still says "(sensitive value)". Each
+//!   distinct secret becomes its own placeholder, `(sensitive 1)`, `(sensitive 2)`…, numbered in
+//!   the order they appear, so the diff and the drift view still see what changed and what the
+//!   plan reverts (as Terraform shows "changed" for a secret without showing it); nothing of the
+//!   value is kept;
 //! - the values of input variables the configuration marks `sensitive`, and their defaults;
 //! - `constant_value`s of the configuration (literals, which may be secrets the schema marks
 //!   sensitive; the graph reads only references);
@@ -14,14 +16,28 @@
 //!
 //! Plan logs carry no values and driftctl reports no sensitivity marks: they travel as they are.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::model::{Document, Source};
 
-/// What a sensitive value becomes in a shared plan.
-pub const SENSITIVE: &str = "(sensitive)";
-/// A sensitive after-value that differs from its before-value.
-pub const SENSITIVE_CHANGED: &str = "(sensitive, changed)";
+/// How every placeholder of a sensitive value starts: `(sensitive 1)`.
+pub const SENSITIVE: &str = "(sensitive ";
+
+/// Numbers distinct secrets: the same value gets the same placeholder everywhere in the plan.
+#[derive(Default)]
+struct Placeholders {
+    seen: HashMap<String, usize>,
+}
+
+impl Placeholders {
+    fn of(&mut self, value: &Value) -> Value {
+        let next = self.seen.len() + 1;
+        let n = *self.seen.entry(value.to_string()).or_insert(next);
+        Value::String(format!("{SENSITIVE}{n})"))
+    }
+}
 
 /// The text a full link carries for `doc`.
 pub fn shareable_text(doc: &Document) -> String {
@@ -43,11 +59,12 @@ pub fn strip_plan(plan: &mut Value) {
     let Some(top) = plan.as_object_mut() else {
         return;
     };
-    for key in ["resource_changes", "resource_drift"] {
+    let mut placeholders = Placeholders::default();
+    for key in ["resource_drift", "resource_changes"] {
         if let Some(Value::Array(changes)) = top.get_mut(key) {
             for c in changes {
                 if let Some(change) = c.get_mut("change") {
-                    strip_change(change);
+                    strip_change(change, &mut placeholders);
                 }
             }
         }
@@ -55,13 +72,13 @@ pub fn strip_plan(plan: &mut Value) {
     if let Some(Value::Array(deferred)) = top.get_mut("deferred_changes") {
         for d in deferred {
             if let Some(change) = d.pointer_mut("/resource_change/change") {
-                strip_change(change);
+                strip_change(change, &mut placeholders);
             }
         }
     }
     if let Some(Value::Object(outputs)) = top.get_mut("output_changes") {
         for change in outputs.values_mut() {
-            strip_change(change);
+            strip_change(change, &mut placeholders);
         }
     }
 
@@ -95,52 +112,37 @@ pub fn strip_plan(plan: &mut Value) {
 }
 
 /// Masks a change's values where its sensitivity mirrors say so.
-fn strip_change(change: &mut Value) {
+fn strip_change(change: &mut Value, placeholders: &mut Placeholders) {
     let Some(c) = change.as_object_mut() else {
         return;
     };
-    let before_marks = c.get("before_sensitive").cloned();
-    let after_marks = c.get("after_sensitive").cloned();
-    let before = c.get("before").cloned();
-    if let (Some(value), Some(marks)) = (c.get_mut("after"), &after_marks) {
-        mask(value, marks, before.as_ref(), true);
-    }
-    if let (Some(value), Some(marks)) = (c.get_mut("before"), &before_marks) {
-        mask(value, marks, None, false);
+    for (value, marks) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
+        let Some(marks) = c.get(marks).cloned() else {
+            continue;
+        };
+        if let Some(v) = c.get_mut(value) {
+            mask(v, &marks, placeholders);
+        }
     }
 }
 
-/// Replaces what `marks` covers. On the after side, `other` is the before-value at the same path,
-/// so a changed secret stays distinguishable from an unchanged one.
-fn mask(value: &mut Value, marks: &Value, other: Option<&Value>, after: bool) {
+/// Replaces what `marks` covers with placeholders.
+fn mask(value: &mut Value, marks: &Value, placeholders: &mut Placeholders) {
     match marks {
-        Value::Bool(true) => {
-            if value.is_null() {
-                return;
-            }
-            let changed = after && other != Some(value);
-            *value = Value::String(
-                if changed {
-                    SENSITIVE_CHANGED
-                } else {
-                    SENSITIVE
-                }
-                .to_string(),
-            );
-        }
+        Value::Bool(true) if !value.is_null() => *value = placeholders.of(value),
         Value::Object(marks) => {
             if let Value::Object(map) = value {
                 for (key, m) in marks {
                     if let Some(v) = map.get_mut(key) {
-                        mask(v, m, other.and_then(|o| o.get(key)), after);
+                        mask(v, m, placeholders);
                     }
                 }
             }
         }
         Value::Array(marks) => {
             if let Value::Array(items) = value {
-                for (i, (v, m)) in items.iter_mut().zip(marks).enumerate() {
-                    mask(v, m, other.and_then(|o| o.get(i)), after);
+                for (v, m) in items.iter_mut().zip(marks) {
+                    mask(v, m, placeholders);
                 }
             }
         }
@@ -193,16 +195,20 @@ mod tests {
             "before_sensitive": {"password": true, "same": true, "nested": [{"k": true}]},
             "after_sensitive": {"password": true, "same": true, "nested": [{"k": true}]}
         });
-        strip_change(&mut change);
+        strip_change(&mut change, &mut Placeholders::default());
         let text = change.to_string();
         for secret in ["old-secret", "new-secret", "kept-secret", "v1", "v2"] {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
-        assert_eq!(change["before"]["password"], SENSITIVE);
-        assert_eq!(change["after"]["password"], SENSITIVE_CHANGED);
-        assert_eq!(change["after"]["same"], SENSITIVE);
-        assert_eq!(change["after"]["nested"][0]["k"], SENSITIVE_CHANGED);
-        assert_eq!(change["after"]["name"], "db");
+        let (b, a) = (&change["before"], &change["after"]);
+        assert_ne!(
+            b["password"], a["password"],
+            "a changed secret still reads as changed"
+        );
+        assert_eq!(b["same"], a["same"], "an unchanged one as unchanged");
+        assert_ne!(b["nested"][0]["k"], a["nested"][0]["k"]);
+        assert!(a["password"].as_str().unwrap().starts_with(SENSITIVE));
+        assert_eq!(a["name"], "db");
     }
 
     #[test]
