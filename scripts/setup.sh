@@ -58,8 +58,8 @@ else
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-step "npm packages: wasm-opt (binaryen 132) and Playwright"
-if [ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/playwright ] \
+step "npm packages: wasm-opt (binaryen 132), Playwright, marked (renders the PR comment in a test)"
+if [ -x node_modules/.bin/wasm-opt ] && [ -x node_modules/.bin/playwright ] && [ -f node_modules/marked/package.json ] \
    && node -e 'process.exit(require("./node_modules/binaryen/package.json").version === "132.0.0" ? 0 : 1)'; then
   echo "present"
 else

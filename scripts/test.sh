@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check and test: formatting, clippy (native and wasm32), the core's tests over the real
-# and hand-written fixtures, the release build, and the real-browser tests (Playwright on Chromium).
+# and hand-written fixtures, the release build (at / and at the sub-path /planlens/), and the
+# real-browser tests (Playwright on Chromium).
 # Installs what is missing first (scripts/setup.sh). Real-plan tests skip, saying so, when
 # ../shared/fixtures/real is not beside the repository.
 set -euo pipefail
@@ -18,5 +19,7 @@ printf '\n== cargo test\n'
 cargo test
 printf '\n== trunk build --release\n'
 trunk build --release
+printf '\n== trunk build --release for a sub-path (/planlens/, as GitHub Pages serves a fork)\n'
+trunk build --release --public-url /planlens/ --dist dist-sub
 printf '\n== browser tests (Playwright, /usr/bin/chromium)\n'
 npx playwright test

@@ -54,6 +54,8 @@ pub struct Fragment {
     pub sample: Option<String>,
     /// A plan carried in the link: a payload of [`super::link`].
     pub plan: Option<String>,
+    /// The name of the file the carried plan came from.
+    pub name: Option<String>,
     /// How to show it.
     pub view: View,
 }
@@ -78,6 +80,7 @@ impl Fragment {
             match key {
                 "sample" => f.sample = Some(value),
                 "p" => f.plan = Some(value),
+                "n" => f.name = Some(value),
                 "tab" => v.tab = Some(value),
                 "r" => v.address = Some(value),
                 "a" => {
@@ -138,6 +141,9 @@ impl Fragment {
         }
         if let Some(r) = &v.rules {
             put("rules", r);
+        }
+        if let Some(n) = &self.name {
+            put("n", n);
         }
         if let Some(p) = &self.plan {
             put("p", p);
@@ -207,6 +213,7 @@ mod tests {
         let f = Fragment {
             sample: None,
             plan: Some("AXic".to_string()),
+            name: Some("plan (1).json".to_string()),
             view: View {
                 tab: Some("graph".to_string()),
                 address: Some("module.a[\"x y\"].aws_instance.b[0]".to_string()),
@@ -240,6 +247,7 @@ mod tests {
     fn link_replaces_the_base_fragment() {
         let f = Fragment {
             plan: Some("AX".to_string()),
+            name: None,
             ..Fragment::default()
         };
         assert_eq!(

@@ -82,6 +82,7 @@ pub fn full_link(base: &str, doc: &Document, view: &fragment::View) -> String {
         &fragment::Fragment {
             sample: None,
             plan: Some(full_payload(doc)),
+            name: Some(doc.name.clone()),
             view: view.clone(),
         },
     )
@@ -102,6 +103,7 @@ pub fn redacted_link(
         &fragment::Fragment {
             sample: None,
             plan: Some(redacted_payload(doc, drift, rules, labels)),
+            name: Some(doc.name.clone()),
             view: fragment::View {
                 rules: None,
                 ..view.clone()

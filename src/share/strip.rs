@@ -216,7 +216,7 @@ mod tests {
         let mut plan = json!({
             "format_version": "1.2",
             "variables": {"db_password": {"value": "var-secret"}, "region": {"value": "eu-west-1"}},
-            "planned_values": {"root_module": {"resources": [{"values": {"x": "planned"}}]}},
+            "planned_values": {"root_module": {"resources": [{"values": {"x": "planned-secret"}}]}},
             "prior_state": {"values": {"outputs": {"o": {"value": "out-secret"}}, "root_module": {
                 "resources": [{"address": "a.b", "values": {"x": "state-value"}, "depends_on": ["c.d"]}],
                 "child_modules": [{"resources": [{"address": "module.m.a.b", "sensitive_values": {"x": true}, "values": {"x": "child-value"}}]}]
@@ -230,7 +230,7 @@ mod tests {
         let text = plan.to_string();
         for secret in [
             "var-secret",
-            "planned",
+            "planned-secret",
             "out-secret",
             "state-value",
             "child-value",

@@ -323,7 +323,7 @@ pub fn restore_from_url(state: AppState) {
         );
     }
     if let Some(payload) = frag.plan {
-        open_link(state, payload);
+        open_link(state, payload, frag.name);
         return;
     }
     if let Some(address) = url::url_parameter() {
@@ -361,7 +361,7 @@ pub fn follow_pasted_links(state: AppState) {
 }
 
 /// Opens the plan a share link carries (the `p=` payload of its fragment).
-pub fn open_link(state: AppState, payload: String) {
+pub fn open_link(state: AppState, payload: String, name: Option<String>) {
     mark_start();
     state.status.set(Status::Parsing {
         name: "the shared plan".to_string(),
@@ -375,7 +375,7 @@ pub fn open_link(state: AppState, payload: String) {
         match decoded {
             Ok(text) => finish(
                 state,
-                load_plan_text(text, "shared plan"),
+                load_plan_text(text, name.as_deref().unwrap_or("shared plan")),
                 PlanSource::Link(payload.into()),
             ),
             Err(e) => fail(state, format!("This link cannot be opened. {e}")),

@@ -54,16 +54,19 @@ pub fn sync_fragment(state: AppState) {
     Effect::new(move |_| {
         let frag = state.loaded.with(|l| {
             let l = l.as_ref()?;
-            let (sample, plan) = match &l.source {
-                PlanSource::Sample(s) => (Some(s.clone()), None),
-                PlanSource::Link(payload) => (None, Some(payload.to_string())),
-                PlanSource::Local | PlanSource::Url(_) => (None, None),
+            let (sample, plan, name) = match &l.source {
+                PlanSource::Sample(s) => (Some(s.clone()), None, None),
+                PlanSource::Link(payload) => {
+                    (None, Some(payload.to_string()), Some(l.doc.name.clone()))
+                }
+                PlanSource::Local | PlanSource::Url(_) => (None, None, None),
             };
             let keep_query = matches!(l.source, PlanSource::Url(_));
             Some((
                 Fragment {
                     sample,
                     plan,
+                    name,
                     view: View::default(),
                 },
                 keep_query,

@@ -4,8 +4,12 @@
 // - `page` is watched for the whole test: every request of the context (pages, popups, workers)
 //   must go to the test server's origin and nowhere else, no uncaught page error may occur, and
 //   no dialog (alert/confirm/prompt) may open, and nothing may be logged as a console error
-//   (CSP violations, failed loads). These are checked after each test.
-// - `pageLog` gives tests the recorded requests, console messages, page errors and dialogs.
+//   (CSP violations, failed loads). No request may carry a body: the app never sends anything
+//   (a plan, a link's fragment) anywhere. These are checked after each test.
+// - `pageLog` gives tests the recorded requests, console messages, page errors and dialogs; a
+//   test that serves files from a second origin (`?url=`) adds it to `pageLog.allowed`, and one
+//   that provokes a failed request lists the console messages Chromium prints for it in
+//   `pageLog.allowedConsole`.
 import { test as base, expect } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import { serve } from "./serve.mjs";
@@ -29,7 +33,7 @@ export const test = base.extend({
   },
 
   pageLog: async ({}, use) => {
-    await use({ requests: [], console: [], errors: [], dialogs: [] });
+    await use({ requests: [], bodies: [], console: [], errors: [], dialogs: [], allowed: [], allowedConsole: [] });
   },
 
   page: async ({ page, origin, pageLog }, use) => {
@@ -43,7 +47,11 @@ export const test = base.extend({
         d.dismiss().catch(() => {});
       });
     };
-    context.on("request", (r) => pageLog.requests.push(r.url()));
+    context.on("request", (r) => {
+      pageLog.requests.push(r.url());
+      const body = r.postDataBuffer();
+      if (body && body.length > 0) pageLog.bodies.push(`${r.method()} ${r.url()}: ${body.length} bytes`);
+    });
     watch(page);
     context.on("page", (p) => {
       if (p !== page) watch(p);
@@ -52,12 +60,15 @@ export const test = base.extend({
     await use(page);
 
     const ours = `${origin}/`;
-    const foreign = pageLog.requests.filter((u) => !u.startsWith(ours));
-    expect(foreign, `every request must go to ${ours} and nowhere else`).toEqual([]);
+    const allowed = [ours, ...pageLog.allowed];
+    const foreign = pageLog.requests.filter((u) => !allowed.some((a) => u.startsWith(a)));
+    expect(foreign, `every request must go to ${allowed.join(" or ")} and nowhere else`).toEqual([]);
+    expect(pageLog.bodies, "requests that carry a body").toEqual([]);
     expect(pageLog.errors, "uncaught errors in the page").toEqual([]);
     expect(pageLog.dialogs, "dialogs opened by the page").toEqual([]);
     // Console errors include Content-Security-Policy violations and failed loads.
-    expect(pageLog.console.filter((m) => m.startsWith("error:")), "console errors").toEqual([]);
+    const expectedError = (m) => pageLog.allowedConsole.some((s) => m.includes(s));
+    expect(pageLog.console.filter((m) => m.startsWith("error:") && !expectedError(m)), "console errors").toEqual([]);
   },
 });
 

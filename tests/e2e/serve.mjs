@@ -1,7 +1,7 @@
 // A small static file server for the built site (dist/), used by `scripts/start.sh`, the browser
 // tests and the benchmark. Serves only files under the root, on 127.0.0.1.
 import { createServer } from "node:http";
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -16,10 +16,16 @@ const TYPES = {
   ".png": "image/png",
 };
 
-/** Starts serving `root` under `prefix` (e.g. "/" or "/planlens/"); resolves to the server. */
-export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/" } = {}) {
+/**
+ * Starts serving `root` under `prefix` (e.g. "/" or "/planlens/"); resolves to the server.
+ * Test options: `cors` adds `Access-Control-Allow-Origin: *` (a CI artifact host that allows
+ * other sites to read its files); `chunkDelay` sends files in 16 KB pieces this many ms apart (a
+ * slow network, so progress can be seen).
+ */
+export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors = false, chunkDelay = 0 } = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
+    if (cors) res.setHeader("access-control-allow-origin", "*");
     const url = new URL(req.url, "http://localhost");
     let path = decodeURIComponent(url.pathname);
     if (!path.startsWith(prefix)) {
@@ -49,6 +55,18 @@ export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/" } = {})
       "content-length": stat.size,
       "cache-control": "no-cache",
     });
+    if (chunkDelay > 0) {
+      const data = readFileSync(file);
+      let at = 0;
+      const next = () => {
+        if (at >= data.length) return res.end();
+        res.write(data.subarray(at, at + 16384));
+        at += 16384;
+        setTimeout(next, chunkDelay);
+      };
+      next();
+      return;
+    }
     createReadStream(file).pipe(res);
   });
   return new Promise((ok) => server.listen(port, host, () => ok(server)));
