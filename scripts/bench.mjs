@@ -336,7 +336,52 @@ async function graphRun(browser, base, planPath) {
   }
 }
 
-// Native timings from an example (release build): graph_bench, rules_bench.
+// Share links: the Share dialog makes the full and the redacted link of an opened plan
+// ("planlens:share-full", "planlens:share-redacted"); each link is then opened in a fresh page
+// ("planlens:link-decode": decompress and decode; "planlens:open": from the start of opening the
+// link to the plan painted).
+const SHARE_MAX = 10000;
+async function shareRun(browser, base, planPath) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const measure = async (page, name) => {
+    for (let i = 0; i < 2400; i++) {
+      const got = await page.evaluate((n) => performance.getEntriesByName(n, "measure").map((m) => m.duration), name);
+      if (got.length) return got[got.length - 1];
+      await page.waitForTimeout(50);
+    }
+    throw new Error(`no ${name} measure`);
+  };
+  try {
+    const page = await context.newPage();
+    watch(page, "share");
+    await page.goto(base + "/", { waitUntil: "load" });
+    await page.locator("input[data-testid=plan-file]").waitFor({ state: "attached", timeout: 60_000 });
+    await page.setInputFiles("input[data-testid=plan-file]", planPath);
+    await page.getByTestId("plan-summary").waitFor({ timeout: READY_TIMEOUT });
+    await page.getByTestId("share").click();
+    await page.getByTestId("share-full-link").waitFor({ timeout: READY_TIMEOUT });
+    const out = {
+      fullEncode: await measure(page, "planlens:share-full"),
+      redactedEncode: await measure(page, "planlens:share-redacted"),
+    };
+    for (const kind of ["full", "redacted"]) {
+      const link = await page.getByTestId(`share-${kind}-link`).inputValue();
+      out[`${kind}Length`] = link.length;
+      const other = await context.newPage();
+      watch(other, `share ${kind}`);
+      await other.goto(link, { waitUntil: "load" });
+      await other.getByTestId("plan-summary").waitFor({ timeout: READY_TIMEOUT });
+      out[`${kind}Decode`] = await measure(other, "planlens:link-decode");
+      out[`${kind}Open`] = await measure(other, "planlens:open");
+      await other.close();
+    }
+    return out;
+  } finally {
+    await context.close();
+  }
+}
+
+// Native timings from an example (release build): graph_bench, rules_bench, share_bench.
 function nativeGraph(paths, example = "graph_bench") {
   return new Promise((ok) => {
     const p = spawn("cargo", ["run", "--quiet", "--release", "--example", example, "--", ...paths], {
@@ -410,7 +455,19 @@ async function main() {
           problems.set(`[bench] graph ${n}: ${e.message}`, (problems.get(`[bench] graph ${n}: ${e.message}`) || 0) + 1);
         }
       }
-      results.push({ n, bytes, runs, floors, graphs });
+      const shares = [];
+      for (let i = 0; n <= SHARE_MAX && i < RUNS; i++) {
+        try {
+          const s = await shareRun(browser, base, plans[n]);
+          shares.push(s);
+          log(`${n}: share run ${i + 1}/${RUNS}: full ${ms(s.fullEncode)} ms → ${s.fullLength} chars, opened in ${ms(s.fullOpen)} ms; ` +
+            `redacted ${ms(s.redactedEncode)} ms → ${s.redactedLength} chars, opened in ${ms(s.redactedOpen)} ms`);
+        } catch (e) {
+          log(`${n}: share run ${i + 1}/${RUNS} failed: ${e.message}`);
+          problems.set(`[bench] share ${n}: ${e.message}`, (problems.get(`[bench] share ${n}: ${e.message}`) || 0) + 1);
+        }
+      }
+      results.push({ n, bytes, runs, floors, graphs, shares });
     }
   } finally {
     await browser.close();
@@ -488,11 +545,28 @@ async function main() {
   frame       = time between animation frames while zooming with the wheel (one event per frame), default
                 view / full view fitted to the screen; ≈16.7 ms means display rate`);
   }
+  const shareRows = results.filter((r) => r.shares && r.shares.length).flatMap(({ n, shares }) =>
+    ["full", "redacted"].map((kind) => [
+      n, kind, ms(median(pick(shares, `${kind}Encode`))), median(pick(shares, `${kind}Length`)),
+      median(pick(shares, `${kind}Length`)) <= 65536 ? "yes" : "no", median(pick(shares, `${kind}Length`)) <= 2 * 1024 * 1024 ? "yes" : "no",
+      ms(median(pick(shares, `${kind}Decode`))), ms(median(pick(shares, `${kind}Open`))),
+    ]));
+  if (shareRows.length) {
+    console.log(`\nShare links in the browser (medians; sizes up to ${SHARE_MAX})\n`);
+    console.log(table(["resources", "link", "make", "characters", "PR comment", "Chrome", "decode", "open"], shareRows));
+    console.log(`
+  make      = the Share dialog making the link ("planlens:share-full" / "planlens:share-redacted"):
+              full = strip sensitive values + compress + encode; redacted = graph + findings + compress
+  decode    = a fresh page decompressing the link's plan ("planlens:link-decode")
+  open      = that page opening it: decode, parse, index, drift, rules, painted ("planlens:open")`);
+  }
   const existingPlans = SIZES.map((n) => join(DATA, `plan-${n}.json`)).filter((p) => existsSync(p));
   console.log("\nGraph, native (cargo run --release --example graph_bench)\n");
   console.log(await nativeGraph(existingPlans));
   console.log("\nDrift and rules, native (cargo run --release --example rules_bench)\n");
   console.log(await nativeGraph(existingPlans, "rules_bench"));
+  console.log("\nShare links, native (cargo run --release --example share_bench)\n");
+  console.log(await nativeGraph(existingPlans.filter((p) => !p.endsWith("-50000.json")), "share_bench"));
 
   console.log("\nWebAssembly size\n");
   console.log(table(["file", "raw KiB", "gzip -9 KiB", "brotli KiB"], wasmFiles.map((f) => {

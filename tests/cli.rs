@@ -471,7 +471,12 @@ fn summary_markdown_is_a_whole_pr_comment_with_a_link() {
         "| -/+ replace (destroy, then create) | `aws_instance.bastion` | Replaced because"
     ));
     assert!(out.contains("(import)"), "imports are marked");
-    assert!(at("</details>") < at(&format!("[Open in Planlens](<{base}#n=web-app-replace.json&p=")));
+    assert!(
+        at("</details>")
+            < at(&format!(
+                "[Open in Planlens](<{base}#n=web-app-replace.json&p="
+            ))
+    );
     let link = &out[at("(<") + 2..at(">)")];
     let (_, doc) = follow(link);
     assert!(doc.redacted.is_none(), "a small plan gets the full link");
