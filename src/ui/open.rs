@@ -513,10 +513,16 @@ async fn fetch_with_progress(state: AppState, href: &str, name: &str) -> Result<
             }
             .to_string());
         }
+        // Without a length (or with a compressed one, smaller than the text) the bar follows
+        // what has arrived.
         state.status.set(Status::Reading {
             name: name.to_string(),
             done: bytes.len() as f64,
-            total: total.max(bytes.len() as f64),
+            total: if total > 0.0 {
+                total.max(bytes.len() as f64)
+            } else {
+                0.0
+            },
         });
     }
     Ok(bytes)
@@ -535,6 +541,12 @@ pub fn Progress() -> impl IntoView {
                     crate::model::text::visible(&name),
                     megabytes(done as usize),
                     megabytes(total as usize)
+                )
+            } else if done > 0.0 {
+                format!(
+                    "Loading {} — {} so far…",
+                    crate::model::text::visible(&name),
+                    megabytes(done as usize)
                 )
             } else {
                 format!("Loading {}…", crate::model::text::visible(&name))
