@@ -265,7 +265,8 @@ fn redacted_plan(doc: &Document) -> Value {
     if let Some(Value::Object(outputs)) = plan.get_mut("output_changes") {
         for change in outputs.values_mut() {
             if let Value::Object(c) = change {
-                c.retain(|k, _| k == "actions");
+                // Whether an output is sensitive as a whole is a mark, not a value: it stays.
+                c.retain(|k, v| k == "actions" || (k.ends_with("_sensitive") && v.is_boolean()));
             }
         }
     }

@@ -18,14 +18,16 @@ pub fn OutputsPanel() -> impl IntoView {
                 view! { <p class="panel-empty">"This plan changes no outputs."</p> }.into_any(),
             );
         }
+        let missing = loaded.doc.missing_values();
         Some(
             view! {
                 <section class="panel" data-testid="outputs-panel">
+                    {missing.map(|m| view! { <p class="fine" data-testid="outputs-no-values">{m}</p> })}
                     {loaded
                         .outputs
                         .iter()
                         .map(|o| {
-                            let tree = o.diff.clone();
+                            let tree = o.diff.clone().map(|t| missing.is_none().then_some(t));
                             view! {
                                 <article class=format!("output a-{}", o.action.key()) data-testid="output-row">
                                     <h3>
@@ -35,7 +37,8 @@ pub fn OutputsPanel() -> impl IntoView {
                                         {o.sensitive.then(|| view! { <span class="mark mark-sensitive">"sensitive"</span> })}
                                     </h3>
                                     {match tree {
-                                        Ok(tree) => view! { <DiffTree tree show_unchanged /> }.into_any(),
+                                        Ok(Some(tree)) => view! { <DiffTree tree show_unchanged /> }.into_any(),
+                                        Ok(None) => ().into_any(),
                                         Err(e) => view! { <p class="load-error">{e.to_string()}</p> }.into_any(),
                                     }}
                                 </article>

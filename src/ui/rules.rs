@@ -279,6 +279,7 @@ pub fn RulesPanel() -> impl IntoView {
                         )
                     })}
                 </span>
+                <Show when=move || state.loaded.with(|l| l.as_ref().is_none_or(|l| l.doc.redacted.is_none()))>
                 <label class="env-label">
                     "environment "
                     <input
@@ -295,6 +296,7 @@ pub fn RulesPanel() -> impl IntoView {
                         on:input=move |ev| rs.environment.set(event_target_value(&ev))
                     />
                 </label>
+                </Show>
             </div>
             {move || state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some())).then(|| view! {
                 <p class="banner banner-info" data-testid="rules-redacted">
@@ -319,6 +321,8 @@ pub fn RulesPanel() -> impl IntoView {
             <div class="rules-workspace">
                 <Findings />
                 {move || match rs.link_text.get() {
+                    // A redacted plan cannot be evaluated: no editor to suggest otherwise.
+                    _ if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some())) => ().into_any(),
                     Some(text) => view! {
                         <div class="rule-editor">
                             <pre class="link-rules" data-testid="link-rules">{visible(&text)}</pre>

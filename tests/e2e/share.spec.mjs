@@ -105,6 +105,9 @@ test.describe("Share links", () => {
     const graph = await page.getByTestId("graph-counts").textContent();
     await page.getByTestId("tab-rules").click();
     const findings = await page.getByTestId("finding").evaluateAll((els) => els.map((e) => [e.dataset.rule, e.dataset.address]));
+    await page.getByTestId("tab-outputs").click();
+    const outputs = await page.getByTestId("output-row").evaluateAll((els) =>
+      els.map((e) => [e.querySelector(".output-name").textContent, !!e.querySelector(".mark-sensitive")]));
     await page.getByTestId("tab-resources").click();
     const before = await seen(page);
     const dialog = await shareDialog(page);
@@ -123,7 +126,14 @@ test.describe("Share links", () => {
     await expect(other.getByTestId("graph-counts")).toHaveText(graph);
     await other.getByTestId("tab-rules").click();
     await expect(other.getByTestId("rules-redacted")).toBeVisible();
+    await expect(other.getByTestId("rules-environment")).toHaveCount(0);
     expect(await other.getByTestId("finding").evaluateAll((els) => els.map((e) => [e.dataset.rule, e.dataset.address]))).toEqual(findings);
+    // Outputs: the same names and sensitive marks, no values.
+    await other.getByTestId("tab-outputs").click();
+    await expect(other.getByTestId("outputs-no-values")).toContainText("Values were redacted");
+    expect(await other.getByTestId("output-row").evaluateAll((els) =>
+      els.map((e) => [e.querySelector(".output-name").textContent, !!e.querySelector(".mark-sensitive")]))).toEqual(outputs);
+    expect(outputs.some(([, sensitive]) => sensitive)).toBe(true);
     await other.close();
   });
 
