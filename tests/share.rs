@@ -302,7 +302,11 @@ fn redacted_links_carry_no_attribute_values() {
         let json: serde_json::Value = serde_json::from_str(&decode(&payload).unwrap()).unwrap();
         // The plan inside has no place for a value left: only identities and actions. Outputs
         // keep their actions and whether they are sensitive as a whole.
-        for (output, change) in json["plan"]["output_changes"].as_object().into_iter().flatten() {
+        for (output, change) in json["plan"]["output_changes"]
+            .as_object()
+            .into_iter()
+            .flatten()
+        {
             for (k, v) in change.as_object().unwrap() {
                 assert!(
                     k == "actions" || (k.ends_with("_sensitive") && v.is_boolean()),
@@ -311,7 +315,10 @@ fn redacted_links_carry_no_attribute_values() {
             }
         }
         let mut without_outputs = json["plan"].clone();
-        without_outputs.as_object_mut().unwrap().remove("output_changes");
+        without_outputs
+            .as_object_mut()
+            .unwrap()
+            .remove("output_changes");
         let mut plan_keys = BTreeSet::new();
         keys(&without_outputs, &mut plan_keys);
         for forbidden in [
