@@ -170,6 +170,44 @@ fn LinkBox(
     }
 }
 
+/// Tab and Shift+Tab cycle through the dialog's controls instead of leaving it (it is modal).
+fn keep_focus_inside(dialog: &NodeRef<leptos::html::Div>, ev: &leptos::ev::KeyboardEvent) {
+    let Some(d) = dialog.get_untracked() else {
+        return;
+    };
+    let Ok(list) = d.query_selector_all("button, textarea, summary") else {
+        return;
+    };
+    let controls: Vec<web_sys::HtmlElement> = (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        // Not the contents of a closed <details> (laid out but hidden in current Chromium).
+        .filter(|e| {
+            e.closest("details:not([open]) *:not(summary)")
+                .ok()
+                .flatten()
+                .is_none()
+        })
+        .collect();
+    let (Some(first), Some(last)) = (controls.first(), controls.last()) else {
+        return;
+    };
+    let active = document().active_element();
+    let at = |e: &web_sys::HtmlElement| {
+        active
+            .as_ref()
+            .is_some_and(|a| a == e.unchecked_ref::<web_sys::Element>())
+    };
+    let inside = controls.iter().any(at);
+    if ev.shift_key() && (at(first) || !inside) {
+        ev.prevent_default();
+        let _ = last.focus();
+    } else if !ev.shift_key() && (at(last) || !inside) {
+        ev.prevent_default();
+        let _ = first.focus();
+    }
+}
+
 /// The dialog.
 #[component]
 pub fn ShareDialog() -> impl IntoView {
@@ -228,8 +266,10 @@ pub fn ShareDialog() -> impl IntoView {
                 on:click=|ev| ev.stop_propagation()
                 on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                     ev.stop_propagation();
-                    if ev.key() == "Escape" {
-                        close();
+                    match ev.key().as_str() {
+                        "Escape" => close(),
+                        "Tab" => keep_focus_inside(&dialog, &ev),
+                        _ => {}
                     }
                 }
             >

@@ -71,6 +71,11 @@ test.describe("Share links", () => {
     expect(link.startsWith(new URL("/", page.url()).href + "#")).toBe(true);
     expect(link).toContain("&p=");
     await expect(dialog.getByTestId("share-full-warning")).toHaveCount(0);
+    // The dialog is modal: Tab and Shift+Tab stay inside it.
+    for (const key of [...Array(12).fill("Tab"), ...Array(12).fill("Shift+Tab")]) {
+      await page.keyboard.press(key);
+      expect(await page.evaluate(() => !!document.activeElement.closest("[data-testid=share-dialog]")), key).toBe(true);
+    }
     // Esc closes the dialog and gives the focus back.
     await page.keyboard.press("Escape");
     await expect(page.getByTestId("share-dialog")).toHaveCount(0);
