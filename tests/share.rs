@@ -79,16 +79,19 @@ fn follow(link: &str, name: &str) -> (Fragment, Opened) {
     (fragment, open(text, name))
 }
 
-/// What the list shows of each row.
-fn rows(doc: &Document) -> Vec<(String, String, [bool; 4], u32)> {
+/// What the list shows of each row (and filters by).
+fn rows(doc: &Document) -> Vec<(String, String, [bool; 4], [u32; 3], String, String)> {
     doc.rows
         .iter()
         .map(|r| {
+            let c = doc.change(r);
             (
-                doc.change(r).address.to_string(),
+                c.address.to_string(),
                 r.action.key().to_string(),
                 [r.is_data, r.is_move, r.is_import, r.is_drifted],
-                r.module,
+                [r.module, r.resource_type, r.provider],
+                c.name.to_string(),
+                format!("{:?}", c.mode),
             )
         })
         .collect()
@@ -171,6 +174,8 @@ fn assert_same_views(name: &str, a: &Opened, b: &Opened) {
     );
     assert_eq!(rows(&a.doc), rows(&b.doc), "{name}: rows");
     assert_eq!(a.doc.modules, b.doc.modules, "{name}: modules");
+    assert_eq!(a.doc.resource_types, b.doc.resource_types, "{name}: types");
+    assert_eq!(a.doc.providers, b.doc.providers, "{name}: providers");
     assert_eq!(graph(&a.doc), graph(&b.doc), "{name}: graph");
     assert_eq!(drift_view(&a.drift), drift_view(&b.drift), "{name}: drift");
     assert_eq!(a.drift.note(), b.drift.note(), "{name}: drift note");
@@ -501,7 +506,7 @@ fn damaged_and_edited_links_are_refused_with_a_message() {
     let err = load_plan_text(json.to_string(), "edited").unwrap_err();
     assert!(err.to_string().contains("does not have"), "{err}");
     let mut json: serde_json::Value = serde_json::from_str(&redacted).unwrap();
-    json["graph"]["edges"][0][1] = serde_json::json!(1000);
+    json["graph"]["edges"][1] = serde_json::json!(100_000);
     assert!(load_plan_text(json.to_string(), "edited").is_err());
     let mut json: serde_json::Value = serde_json::from_str(&redacted).unwrap();
     json["planlens_redacted"] = serde_json::json!(99);

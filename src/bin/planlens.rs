@@ -246,7 +246,7 @@ fn link(o: &Options) -> ExitCode {
     } else {
         checked.full_link(base, &o.labels)
     };
-    if let Some(warning) = planlens::share::LinkFit::of(url.len()).warning() {
+    if let Some(warning) = planlens::share::LinkFit::of(url.len()).warning(o.redacted) {
         eprintln!("planlens: the link is {} characters. {warning}", url.len());
     }
     finish(

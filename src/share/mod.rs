@@ -59,17 +59,26 @@ impl LinkFit {
         }
     }
 
-    /// A warning to show with the link, if any.
-    pub fn warning(self) -> Option<&'static str> {
-        match self {
-            LinkFit::Anywhere => None,
-            LinkFit::TooLongForComment => Some(
+    /// A warning to show with the link, if any (`redacted`: the link is already redacted, so
+    /// there is no smaller one to suggest).
+    pub fn warning(self, redacted: bool) -> Option<&'static str> {
+        match (self, redacted) {
+            (LinkFit::Anywhere, _) => None,
+            (LinkFit::TooLongForComment, false) => Some(
                 "Longer than a GitHub comment can hold (65,536 characters): paste it elsewhere, \
                  share the redacted link, or publish the plan and share ?url= instead.",
             ),
-            LinkFit::TooLongForBrowsers => Some(
+            (LinkFit::TooLongForComment, true) => Some(
+                "Longer than a GitHub comment can hold (65,536 characters): paste it elsewhere, \
+                 or publish the plan and share ?url= instead.",
+            ),
+            (LinkFit::TooLongForBrowsers, false) => Some(
                 "Longer than Chrome and Edge open (2 MB): use the redacted link, or publish the \
                  plan where the browser can fetch it and share ?url= instead.",
+            ),
+            (LinkFit::TooLongForBrowsers, true) => Some(
+                "Longer than Chrome and Edge open (2 MB): publish the plan where the browser can \
+                 fetch it and share ?url= instead.",
             ),
         }
     }

@@ -20,7 +20,7 @@ use crate::graph::{DepGraph, EdgeKind, EdgeSource, ModuleInstance, Node};
 use crate::load::LoadError;
 use crate::model::document::is_unchanged_drift;
 use crate::model::source::{ChangeSummary, Diagnostic, DriftctlFacts, PlanLogFacts};
-use crate::model::{Action, Document, Source};
+use crate::model::{Action, Address, Document, Source};
 use crate::rules::{Evaluation, Input, RuleSet, evaluate_redacted};
 
 /// The format this build writes and reads.
@@ -117,18 +117,20 @@ struct GraphData {
     source: String,
     /// (path, parent, depth).
     modules: Vec<(String, Option<u32>, u32)>,
-    nodes: Vec<NodeData>,
-    /// (from, to, kind).
-    edges: Vec<(u32, u32, String)>,
+    /// Node i < rows is row i's node (its address, action and marks are the row's): only its
+    /// module instance is written.
+    row_modules: Vec<u32>,
+    /// The nodes after those: instances only in the prior state.
+    others: Vec<NodeData>,
+    /// Edges as flat triples, delta-coded so they compress to almost nothing: (from − previous
+    /// from, to − from, kind: 0 reference, 1 depends_on, 2 state).
+    edges: Vec<i64>,
 }
 
 #[derive(Serialize, Deserialize)]
 struct NodeData {
-    /// The address, for nodes without a row (a row's node has the row's address).
-    #[serde(rename = "a", default, skip_serializing_if = "Option::is_none")]
-    address: Option<String>,
-    #[serde(rename = "r", default, skip_serializing_if = "Option::is_none")]
-    row: Option<u32>,
+    #[serde(rename = "a")]
+    address: String,
     #[serde(rename = "x", with = "crate::model::action::by_key")]
     action: Action,
     #[serde(rename = "m", default)]
@@ -136,6 +138,27 @@ struct NodeData {
     /// Bits: 1 data, 2 import, 4 move, 8 drifted, 16 deposed.
     #[serde(rename = "f", default)]
     flags: u8,
+}
+
+const EDGE_KINDS: [EdgeKind; 3] = [EdgeKind::Reference, EdgeKind::DependsOn, EdgeKind::State];
+
+/// Fields of a change that its address says too; left out when they agree with it.
+const DERIVED_KEYS: [&str; 4] = ["module_address", "mode", "type", "name"];
+
+/// What an address says about its change's `module_address`, `mode`, `type` and `name`.
+fn derived(address: &str) -> Option<[Value; 4]> {
+    let a = Address::parse(address).ok()?;
+    let module = a.module_path();
+    Some([
+        if module.is_empty() {
+            Value::Null
+        } else {
+            Value::String(module)
+        },
+        Value::String(if a.is_data { "data" } else { "managed" }.to_string()),
+        Value::String(a.resource_type),
+        Value::String(a.name),
+    ])
 }
 
 /// Writes the redacted form of `doc`, evaluating `rules` with `labels` for its findings. A
@@ -195,12 +218,14 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
             payload.planlens_redacted
         )));
     }
+    let mut plan = payload.plan;
+    restore_derived(&mut plan);
     let display_name = if payload.name.is_empty() {
         name.to_string()
     } else {
         payload.name.clone()
     };
-    let mut doc = Document::parse(payload.plan.to_string(), display_name)
+    let mut doc = Document::parse(plan.to_string(), display_name)
         .map_err(|(_, e)| damaged(format!("its plan does not read: {e}")))?;
     let rows = doc.rows.len();
     let entries = doc.plan().resource_drift.len();
@@ -281,6 +306,18 @@ fn redacted_plan(doc: &Document) -> Value {
 fn redact_change(change: &mut Value, unchanged: bool) {
     let Value::Object(c) = change else { return };
     c.retain(|k, _| CHANGE_KEYS.contains(&k.as_str()) || k == "change");
+    if let Some(fields) = c.get("address").and_then(Value::as_str).and_then(derived) {
+        for (key, value) in DERIVED_KEYS.iter().zip(fields) {
+            // A root module's change may say `module_address: null` or nothing: both read the same.
+            let agrees = match c.get(*key) {
+                Some(v) => *v == value,
+                None => value.is_null(),
+            };
+            if agrees {
+                c.remove(*key);
+            }
+        }
+    }
     if let Some(Value::Object(inner)) = c.get_mut("change") {
         let importing = inner.get("importing").is_some_and(|i| !i.is_null());
         inner.retain(|k, _| k == "actions");
@@ -290,6 +327,33 @@ fn redact_change(change: &mut Value, unchanged: bool) {
         if unchanged {
             inner.insert("before".to_string(), Value::Object(Map::new()));
             inner.insert("after".to_string(), Value::Object(Map::new()));
+        }
+    }
+}
+
+/// Puts back the fields [`redact_change`] left out because the address says them.
+fn restore_derived(plan: &mut Value) {
+    let fill = |c: &mut Value| {
+        let Some(fields) = c.get("address").and_then(Value::as_str).and_then(derived) else {
+            return;
+        };
+        let Value::Object(c) = c else { return };
+        for (key, value) in DERIVED_KEYS.iter().zip(fields) {
+            if !c.contains_key(*key) && !value.is_null() {
+                c.insert(key.to_string(), value);
+            }
+        }
+    };
+    for key in ["resource_changes", "resource_drift"] {
+        if let Some(Value::Array(changes)) = plan.get_mut(key) {
+            changes.iter_mut().for_each(fill);
+        }
+    }
+    if let Some(Value::Array(deferred)) = plan.get_mut("deferred_changes") {
+        for d in deferred {
+            if let Some(c) = d.get_mut("resource_change") {
+                fill(c);
+            }
         }
     }
 }
@@ -407,23 +471,36 @@ impl SourceData {
     }
 }
 
-fn edge_kind(key: &str) -> Option<EdgeKind> {
-    [EdgeKind::Reference, EdgeKind::DependsOn, EdgeKind::State]
-        .into_iter()
-        .find(|k| k.key() == key)
+/// The node a row has in any graph of this document (its module instance aside).
+fn row_node(doc: &Document, row: u32, module: u32) -> Option<Node> {
+    let r = doc.rows.get(row as usize)?;
+    let change = doc.change(r);
+    Some(Node {
+        address: change.address.to_string(),
+        action: r.action,
+        row: Some(row),
+        module,
+        is_data: r.is_data,
+        is_import: r.is_import,
+        is_move: r.is_move,
+        is_drifted: r.is_drifted,
+        is_deposed: change.deposed.is_some(),
+    })
 }
 
 impl GraphData {
     fn of(graph: &DepGraph, doc: &Document) -> GraphData {
-        let nodes = graph
-            .graph
-            .node_weights()
-            .map(|n| NodeData {
-                address: match n.row.and_then(|r| doc.rows.get(r as usize)) {
-                    Some(row) if doc.change(row).address == n.address => None,
-                    _ => Some(n.address.clone()),
-                },
-                row: n.row,
+        let mut row_modules = Vec::new();
+        let mut others = Vec::new();
+        for (i, n) in graph.graph.node_weights().enumerate() {
+            // `DepGraph::build` gives row i node i; nodes after the rows have none.
+            if i < doc.rows.len() && row_node(doc, i as u32, n.module).as_ref() == Some(n) {
+                row_modules.push(n.module);
+                continue;
+            }
+            debug_assert!(i >= doc.rows.len(), "node {i} is not its row's node");
+            others.push(NodeData {
+                address: n.address.clone(),
                 action: n.action,
                 module: n.module,
                 flags: [
@@ -436,20 +513,16 @@ impl GraphData {
                 .iter()
                 .enumerate()
                 .fold(0, |f, (bit, &set)| f | (u8::from(set) << bit)),
-            })
-            .collect();
-        let edges = graph
-            .graph
-            .raw_edges()
-            .iter()
-            .map(|e| {
-                (
-                    e.source().index() as u32,
-                    e.target().index() as u32,
-                    e.weight.key().to_string(),
-                )
-            })
-            .collect();
+            });
+        }
+        let mut edges = Vec::with_capacity(graph.graph.edge_count() * 3);
+        let mut previous = 0i64;
+        for e in graph.graph.raw_edges() {
+            let (from, to) = (e.source().index() as i64, e.target().index() as i64);
+            let kind = EDGE_KINDS.iter().position(|k| *k == e.weight).unwrap_or(0) as i64;
+            edges.extend([from - previous, to - from, kind]);
+            previous = from;
+        }
         GraphData {
             source: match graph.source {
                 EdgeSource::Configuration => "configuration",
@@ -462,7 +535,8 @@ impl GraphData {
                 .iter()
                 .map(|m| (m.path.clone(), m.parent, m.depth))
                 .collect(),
-            nodes,
+            row_modules,
+            others,
             edges,
         }
     }
@@ -477,25 +551,33 @@ impl GraphData {
         {
             return Err(damaged("its graph's modules are inconsistent"));
         }
-        let mut graph = petgraph::graph::DiGraph::with_capacity(self.nodes.len(), self.edges.len());
-        for n in self.nodes {
-            let address = match (n.address, n.row.and_then(|r| doc.rows.get(r as usize))) {
-                (Some(a), _) => a,
-                (None, Some(row)) => doc.change(row).address.to_string(),
-                (None, None) => {
-                    return Err(damaged(
-                        "a node of its graph has neither address nor resource",
-                    ));
-                }
-            };
-            if n.module >= modules || n.row.is_some_and(|r| r as usize >= doc.rows.len()) {
-                return Err(damaged(format!("its graph node {address} is inconsistent")));
+        if self.row_modules.len() > doc.rows.len()
+            || (self.row_modules.len() < doc.rows.len() && !self.others.is_empty())
+        {
+            return Err(damaged("its graph does not match its resources"));
+        }
+        let mut graph = petgraph::graph::DiGraph::with_capacity(
+            self.row_modules.len() + self.others.len(),
+            self.edges.len() / 3,
+        );
+        for (i, &module) in self.row_modules.iter().enumerate() {
+            let node = row_node(doc, i as u32, module)
+                .filter(|_| module < modules)
+                .ok_or_else(|| damaged("a node of its graph is inconsistent"))?;
+            graph.add_node(node);
+        }
+        for n in self.others {
+            if n.module >= modules {
+                return Err(damaged(format!(
+                    "its graph node {} is inconsistent",
+                    n.address
+                )));
             }
             let flag = |bit: u8| n.flags & (1 << bit) != 0;
             graph.add_node(Node {
-                address,
+                address: n.address,
                 action: n.action,
-                row: n.row,
+                row: None,
                 module: n.module,
                 is_data: flag(0),
                 is_import: flag(1),
@@ -504,14 +586,23 @@ impl GraphData {
                 is_deposed: flag(4),
             });
         }
-        let count = graph.node_count() as u32;
-        for (from, to, kind) in self.edges {
-            let kind = edge_kind(&kind)
-                .ok_or_else(|| damaged(format!("its graph has an unknown edge kind {kind:?}")))?;
-            if from >= count || to >= count {
+        let count = graph.node_count() as i64;
+        if !self.edges.len().is_multiple_of(3) {
+            return Err(damaged("its graph's edges are cut short"));
+        }
+        let mut previous = 0i64;
+        for triple in self.edges.chunks_exact(3) {
+            let from = previous.saturating_add(triple[0]);
+            let to = from.saturating_add(triple[1]);
+            let kind = usize::try_from(triple[2])
+                .ok()
+                .and_then(|k| EDGE_KINDS.get(k))
+                .ok_or_else(|| damaged("its graph has an unknown edge kind"))?;
+            if !(0..count).contains(&from) || !(0..count).contains(&to) {
                 return Err(damaged("an edge of its graph points nowhere"));
             }
-            graph.add_edge(from.into(), to.into(), kind);
+            graph.add_edge((from as u32).into(), (to as u32).into(), *kind);
+            previous = from;
         }
         Ok(DepGraph {
             graph,

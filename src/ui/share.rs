@@ -163,7 +163,7 @@ fn LinkBox(
                     {format!("{} characters", thousands(length))}
                 </span>
             </div>
-            {fit.warning().map(|w| view! {
+            {fit.warning(key == "redacted").map(|w| view! {
                 <p class="banner banner-warn" data-testid=format!("share-{key}-warning")>{w}</p>
             })}
         </section>
