@@ -79,8 +79,11 @@ fn follow(link: &str, name: &str) -> (Fragment, Opened) {
     (fragment, open(text, name))
 }
 
+/// Address, action, marks (data, move, import, drift), module/type/provider, name, mode.
+type Row = (String, String, [bool; 4], [u32; 3], String, String);
+
 /// What the list shows of each row (and filters by).
-fn rows(doc: &Document) -> Vec<(String, String, [bool; 4], [u32; 3], String, String)> {
+fn rows(doc: &Document) -> Vec<Row> {
     doc.rows
         .iter()
         .map(|r| {

@@ -315,13 +315,13 @@ fn markdown(o: &Options) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let link: Option<CommentLink> = o.base.as_deref().and_then(|base| {
+    let link: Option<CommentLink> = o.base.as_deref().map(|base| {
         choose_link(
-            Some(checked.full_link(base, &o.labels)),
-            Some(checked.redacted_link(base, &o.labels)),
+            checked.full_link(base, &o.labels),
+            checked.redacted_link(base, &o.labels),
         )
     });
-    if o.base.is_some() && link.is_none() {
+    if link == Some(CommentLink::TooLong) {
         eprintln!(
             "planlens: even the redacted link is too long for a comment; the comment has no link"
         );

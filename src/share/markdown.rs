@@ -52,30 +52,37 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
 
 /// The link at the end of a comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommentLink {
-    /// The share link.
-    pub url: String,
-    /// True for a redacted link (addresses, actions and findings only).
-    pub redacted: bool,
+pub enum CommentLink {
+    /// A link with the plan (without its sensitive values).
+    Full(String),
+    /// A redacted link: addresses, actions and findings only.
+    Redacted(String),
+    /// Even the redacted link is too long for a comment: the comment says so.
+    TooLong,
+}
+
+impl CommentLink {
+    fn url(&self) -> Option<&str> {
+        match self {
+            CommentLink::Full(url) | CommentLink::Redacted(url) => Some(url),
+            CommentLink::TooLong => None,
+        }
+    }
 }
 
 /// A comment keeps at least this much room for its content; a longer link is left out.
 const ROOM_FOR_CONTENT: usize = 8_000;
 
 /// Picks the link for a comment: the full link when it leaves room for the content, else the
-/// redacted one, else none.
-pub fn choose_link(full: Option<String>, redacted: Option<String>) -> Option<CommentLink> {
+/// redacted one, else [`CommentLink::TooLong`].
+pub fn choose_link(full: String, redacted: String) -> CommentLink {
     let fits = |url: &String| url.len() + ROOM_FOR_CONTENT <= GITHUB_COMMENT_LIMIT;
-    match (full, redacted) {
-        (Some(url), _) if fits(&url) => Some(CommentLink {
-            url,
-            redacted: false,
-        }),
-        (_, Some(url)) if fits(&url) => Some(CommentLink {
-            url,
-            redacted: true,
-        }),
-        _ => None,
+    if fits(&full) {
+        CommentLink::Full(full)
+    } else if fits(&redacted) {
+        CommentLink::Redacted(redacted)
+    } else {
+        CommentLink::TooLong
     }
 }
 
@@ -111,7 +118,7 @@ impl Budget {
 const SECTION_RESERVE: usize = 600;
 
 fn cut_note(left_out: usize, what: &str, link: Option<&CommentLink>) -> String {
-    let see = if link.is_some() {
+    let see = if link.and_then(CommentLink::url).is_some() {
         "open the plan in Planlens (link below) for all of them"
     } else {
         "open the plan in Planlens for all of them"
@@ -155,15 +162,19 @@ pub fn summary(
     link: Option<&CommentLink>,
 ) -> String {
     let footer = match link {
-        Some(l) if l.redacted => format!(
-            "\n[Open in Planlens](<{}>) (redacted link: addresses, actions and findings, no \
-             values; the full plan is too large for a comment)\n",
-            l.url
+        Some(CommentLink::Redacted(url)) => format!(
+            "\n[Open in Planlens](<{url}>) (redacted link: addresses, actions and findings, no \
+             values; the full plan is too large for a comment)\n"
         ),
-        Some(l) => format!(
-            "\n[Open in Planlens](<{}>) (the plan is in the link; sensitive values are not)\n",
-            l.url
+        Some(CommentLink::Full(url)) => format!(
+            "\n[Open in Planlens](<{url}>) (the plan is in the link; sensitive values are not)\n"
         ),
+        Some(CommentLink::TooLong) => {
+            "\n_No link: this plan is too large for a link in a comment, \
+             even redacted. Open the plan file in Planlens, or publish it where a browser can \
+             fetch it and open Planlens with `?url=` and its address._\n"
+                .to_string()
+        }
         None => String::new(),
     };
     let mut out = String::new();

@@ -77,8 +77,8 @@ fn prepare(state: AppState) -> Option<Prepared> {
     let evaluation = evaluation.unwrap_or_else(|| {
         crate::rules::evaluate_document(&loaded.doc, &loaded.drift, rules, &labels)
     });
-    let link: Option<CommentLink> = choose_link(Some(full.clone()), Some(redacted.clone()));
-    let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, link.as_ref());
+    let link: CommentLink = choose_link(full.clone(), redacted.clone());
+    let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, Some(&link));
     Some(Prepared {
         full,
         redacted,
