@@ -162,6 +162,17 @@ pub fn link(base: &str, fragment: &Fragment) -> String {
     format!("{base}{}", fragment.to_hash())
 }
 
+/// A link to `base` that fetches the plan from `plan_url` (`?url=`) and shows `view`: short,
+/// whatever the plan's size, but it works only while that address is reachable.
+pub fn url_link(base: &str, plan_url: &str, view: &View) -> String {
+    let base = base.split(['?', '#']).next().unwrap_or(base);
+    let fragment = Fragment {
+        view: view.clone(),
+        ..Fragment::default()
+    };
+    format!("{base}?url={}{}", encode(plan_url), fragment.to_hash())
+}
+
 impl View {
     /// Writes a list filter as names (indices mean nothing in another document).
     pub fn set_filter(&mut self, doc: &Document, filter: &ListFilter) {
@@ -241,6 +252,22 @@ mod tests {
         assert_eq!(f.view.address.as_deref(), Some("aws_db.x"));
         assert_eq!(Fragment::parse(""), Fragment::default());
         assert_eq!(Fragment::default().to_hash(), "");
+    }
+
+    #[test]
+    fn url_links_carry_the_address_and_the_view() {
+        let view = View {
+            tab: Some("graph".to_string()),
+            ..View::default()
+        };
+        assert_eq!(
+            url_link(
+                "https://o.github.io/planlens/?url=old#x",
+                "https://ci.example/a b/plan.json?x=1&y=2",
+                &view
+            ),
+            "https://o.github.io/planlens/?url=https%3A%2F%2Fci.example%2Fa%20b%2Fplan.json%3Fx%3D1%26y%3D2#tab=graph"
+        );
     }
 
     #[test]

@@ -18,6 +18,8 @@ use crate::share::{self as core, LinkFit};
 struct Prepared {
     full: String,
     redacted: String,
+    /// For a plan opened from `?url=`: a link that fetches it from there again.
+    by_address: Option<String>,
     markdown: String,
     /// The rules had errors, so the redacted link carries the built-in pack's findings.
     builtin_fallback: bool,
@@ -77,11 +79,16 @@ fn prepare(state: AppState) -> Option<Prepared> {
     let evaluation = evaluation.unwrap_or_else(|| {
         crate::rules::evaluate_document(&loaded.doc, &loaded.drift, rules, &labels)
     });
+    let by_address = match &loaded.source {
+        super::PlanSource::Url(href) => Some(crate::share::fragment::url_link(&base, href, &view)),
+        _ => None,
+    };
     let link: CommentLink = choose_link(full.clone(), redacted.clone());
     let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, Some(&link));
     Some(Prepared {
         full,
         redacted,
+        by_address,
         markdown,
         builtin_fallback,
         already_redacted: loaded.doc.redacted.is_some(),
@@ -309,6 +316,15 @@ pub fn ShareDialog() -> impl IntoView {
                             link=p.redacted.clone()
                             status=status
                         />
+                        {p.by_address.clone().map(|link| view! {
+                            <LinkBox
+                                key="address"
+                                title="Link to the plan's address"
+                                what="Short, whatever the plan's size: whoever opens it fetches the plan from the address it was opened from, so that address must stay reachable (and allow CORS)."
+                                link=link
+                                status=status
+                            />
+                        })}
                         {p.builtin_fallback.then(|| view! {
                             <p class="banner banner-warn" data-testid="share-rules-fallback">
                                 "Your rules have errors: the redacted link carries the built-in rules' findings."

@@ -234,6 +234,14 @@ test.describe("Share links", () => {
       // The address keeps ?url= (a reload fetches it again) and the view in the fragment.
       await row(page, "aws_instance.bastion").click();
       await expect(page).toHaveURL(/\?url=.*#r=aws_instance\.bastion$/);
+      // Sharing it offers a short link that fetches it from the same address.
+      const dialog = await shareDialog(page);
+      const short = await linkOf(dialog, "address");
+      expect(short).toBe(`${new URL("/", page.url()).href}?url=${encodeURIComponent(address)}#r=aws_instance.bastion`);
+      const second = await context.newPage();
+      await second.goto(short);
+      await expect(second.getByTestId("diff-address")).toHaveText("aws_instance.bastion");
+      await second.close();
     });
   });
 
