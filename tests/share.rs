@@ -70,6 +70,18 @@ fn open(text: String, name: &str) -> Opened {
     }
 }
 
+/// The redacted link of an opened input, with the built-in rules.
+fn redacted(o: &Opened, view: &View) -> String {
+    redacted_link(
+        BASE,
+        &o.doc,
+        &o.drift,
+        &RuleSet::builtin(),
+        &BTreeMap::new(),
+        view,
+    )
+}
+
 /// Follows a link the way the browser does: fragment → payload → text → document.
 fn follow(link: &str, name: &str) -> (Fragment, Opened) {
     let hash = &link[link.find('#').expect("a fragment")..];
@@ -251,14 +263,7 @@ fn redacted_links_reopen_every_input_with_the_same_views() {
             tab: Some("drift".to_string()),
             ..View::default()
         };
-        let link = redacted_link(
-            BASE,
-            &original.doc,
-            &original.drift,
-            &RuleSet::builtin(),
-            &BTreeMap::new(),
-            &view,
-        );
+        let link = redacted(&original, &view);
         let (fragment, shared) = follow(&link, &name);
         assert_eq!(fragment.view, view, "{name}: view");
         assert!(shared.doc.redacted.is_some(), "{name}: read as redacted");
@@ -266,15 +271,7 @@ fn redacted_links_reopen_every_input_with_the_same_views() {
         assert!(shared.doc.missing_values().is_some(), "{name}");
         assert_same_views(&name, &original, &shared);
         // Sharing it again gives the same link.
-        let again = redacted_link(
-            BASE,
-            &shared.doc,
-            &shared.drift,
-            &RuleSet::builtin(),
-            &BTreeMap::new(),
-            &view,
-        );
-        assert_eq!(again, link, "{name}: re-shared");
+        assert_eq!(redacted(&shared, &view), link, "{name}: re-shared");
     }
 }
 
@@ -296,14 +293,7 @@ fn keys(value: &serde_json::Value, out: &mut BTreeSet<String>) {
 fn redacted_links_carry_no_attribute_values() {
     for (name, text) in inputs() {
         let original = open(text, &name);
-        let link = redacted_link(
-            BASE,
-            &original.doc,
-            &original.drift,
-            &RuleSet::builtin(),
-            &BTreeMap::new(),
-            &View::default(),
-        );
+        let link = redacted(&original, &View::default());
         let payload = Fragment::parse(&link[link.find('#').unwrap()..])
             .plan
             .unwrap();

@@ -192,7 +192,8 @@ pub fn convert(text: &str) -> Result<(String, DriftctlFacts), serde_json::Error>
         "v0.8–v0.39"
     } else {
         "v0.40+"
-    };
+    }
+    .to_string();
     let provider = report
         .provider_name
         .as_deref()

@@ -4,8 +4,11 @@
 //! Plan logs and driftctl reports are converted to the plan model on load, so every view works on
 //! them; what the conversion cannot carry lives here.
 
-/// Where a document came from.
-#[derive(Debug, Clone, Default, PartialEq)]
+use serde::{Deserialize, Serialize};
+
+/// Where a document came from. (Serialized only inside Planlens's own redacted form.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Source {
     /// `terraform show -json PLANFILE`.
     #[default]
@@ -35,7 +38,7 @@ impl Source {
 }
 
 /// What a `terraform plan -json` log says besides its resource changes.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlanLogFacts {
     /// The Terraform version from the `version` message.
     pub terraform_version: Option<String>,
@@ -48,7 +51,7 @@ pub struct PlanLogFacts {
 }
 
 /// The `change_summary` message of a plan log.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChangeSummary {
     /// Resources to add.
     pub add: u64,
@@ -61,7 +64,7 @@ pub struct ChangeSummary {
 }
 
 /// A warning or error Terraform reported.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// `error` or `warning`.
     pub severity: String,
@@ -76,10 +79,10 @@ pub struct Diagnostic {
 }
 
 /// The figures and lists of a driftctl report that have no place in the plan model.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DriftctlFacts {
     /// Which generation of the report format: "v0.40+", "v0.8–v0.39" or "v0.7".
-    pub format: &'static str,
+    pub format: String,
     /// Resources driftctl found in the cloud and in IaC together.
     pub total_resources: u64,
     /// Resources in Terraform state.

@@ -19,7 +19,6 @@ use crate::drift::{Drift, DriftedResource};
 use crate::graph::{DepGraph, EdgeKind, EdgeSource, ModuleInstance, Node};
 use crate::load::LoadError;
 use crate::model::document::is_unchanged_drift;
-use crate::model::source::{ChangeSummary, Diagnostic, DriftctlFacts, PlanLogFacts};
 use crate::model::{Action, Address, Document, Source};
 use crate::rules::{Evaluation, Input, RuleSet, evaluate_redacted};
 
@@ -72,7 +71,7 @@ const PLAN_KEYS: [&str; 11] = [
 struct Payload {
     planlens_redacted: u32,
     name: String,
-    source: SourceData,
+    source: Source,
     #[serde(default)]
     warnings: Vec<String>,
     plan: Value,
@@ -81,34 +80,6 @@ struct Payload {
     evaluation: Evaluation,
     #[serde(default)]
     labels: BTreeMap<String, String>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum SourceData {
-    Plan,
-    PlanLog {
-        terraform_version: Option<String>,
-        /// add, change, remove, import.
-        change_summary: Option<[u64; 4]>,
-        /// severity, summary, address, location (details can quote values: left out).
-        diagnostics: Vec<(String, String, Option<String>, Option<String>)>,
-        skipped_lines: usize,
-    },
-    Driftctl {
-        format: String,
-        total_resources: u64,
-        managed: u64,
-        unmanaged: u64,
-        missing: u64,
-        changed: Option<u64>,
-        coverage: u64,
-        unmanaged_resources: Vec<(String, String)>,
-        alerts: Vec<(String, String)>,
-        computed: Vec<(String, String)>,
-        provider: Option<String>,
-        date: Option<String>,
-    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -176,7 +147,7 @@ pub fn write(
     let payload = Payload {
         planlens_redacted: FORMAT,
         name: doc.name.clone(),
-        source: SourceData::of(&doc.source),
+        source: without_details(&doc.source),
         warnings: doc.warnings.clone(),
         plan: redacted_plan(doc),
         graph: GraphData::of(&DepGraph::build(doc), doc),
@@ -249,7 +220,7 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
         )));
     }
     let graph = payload.graph.into_graph(&doc)?;
-    doc.source = payload.source.into_source();
+    doc.source = payload.source;
     doc.warnings = payload.warnings;
     doc.original = Some(text);
     doc.redacted = Some(Box::new(Redaction {
@@ -358,6 +329,15 @@ fn restore_derived(plan: &mut Value) {
     }
 }
 
+/// The source facts without diagnostic details, which can quote values.
+fn without_details(source: &Source) -> Source {
+    let mut source = source.clone();
+    if let Source::PlanLog(facts) = &mut source {
+        facts.diagnostics.iter_mut().for_each(|d| d.detail.clear());
+    }
+    source
+}
+
 fn remove_key(value: &mut Value, key: &str) {
     match value {
         Value::Object(map) => {
@@ -366,108 +346,6 @@ fn remove_key(value: &mut Value, key: &str) {
         }
         Value::Array(items) => items.iter_mut().for_each(|v| remove_key(v, key)),
         _ => {}
-    }
-}
-
-impl SourceData {
-    fn of(source: &Source) -> SourceData {
-        match source {
-            Source::Plan => SourceData::Plan,
-            Source::PlanLog(f) => SourceData::PlanLog {
-                terraform_version: f.terraform_version.clone(),
-                change_summary: f
-                    .change_summary
-                    .map(|s| [s.add, s.change, s.remove, s.import]),
-                diagnostics: f
-                    .diagnostics
-                    .iter()
-                    .map(|d| {
-                        (
-                            d.severity.clone(),
-                            d.summary.clone(),
-                            d.address.clone(),
-                            d.location.clone(),
-                        )
-                    })
-                    .collect(),
-                skipped_lines: f.skipped_lines,
-            },
-            Source::Driftctl(f) => SourceData::Driftctl {
-                format: f.format.to_string(),
-                total_resources: f.total_resources,
-                managed: f.managed,
-                unmanaged: f.unmanaged,
-                missing: f.missing,
-                changed: f.changed,
-                coverage: f.coverage,
-                unmanaged_resources: f.unmanaged_resources.clone(),
-                alerts: f.alerts.clone(),
-                computed: f.computed.clone(),
-                provider: f.provider.clone(),
-                date: f.date.clone(),
-            },
-        }
-    }
-
-    fn into_source(self) -> Source {
-        match self {
-            SourceData::Plan => Source::Plan,
-            SourceData::PlanLog {
-                terraform_version,
-                change_summary,
-                diagnostics,
-                skipped_lines,
-            } => Source::PlanLog(PlanLogFacts {
-                terraform_version,
-                change_summary: change_summary.map(|[add, change, remove, import]| ChangeSummary {
-                    add,
-                    change,
-                    remove,
-                    import,
-                }),
-                diagnostics: diagnostics
-                    .into_iter()
-                    .map(|(severity, summary, address, location)| Diagnostic {
-                        severity,
-                        summary,
-                        detail: String::new(),
-                        address,
-                        location,
-                    })
-                    .collect(),
-                skipped_lines,
-            }),
-            SourceData::Driftctl {
-                format,
-                total_resources,
-                managed,
-                unmanaged,
-                missing,
-                changed,
-                coverage,
-                unmanaged_resources,
-                alerts,
-                computed,
-                provider,
-                date,
-            } => Source::Driftctl(DriftctlFacts {
-                format: ["v0.7", "v0.8–v0.39"]
-                    .into_iter()
-                    .find(|f| *f == format)
-                    .unwrap_or("v0.40+"),
-                total_resources,
-                managed,
-                unmanaged,
-                missing,
-                changed,
-                coverage,
-                unmanaged_resources,
-                alerts,
-                computed,
-                provider,
-                date,
-            }),
-        }
     }
 }
 
