@@ -537,4 +537,51 @@ fn summary_markdown_of_a_huge_plan_fits_in_one_comment() {
     for line in out.lines().filter(|l| l.starts_with('|')) {
         assert!(line.ends_with('|'), "{line}");
     }
+    // Published somewhere the browser can fetch it, the plan gets a short `?url=` link instead.
+    std::fs::write(&path, plan.to_string()).unwrap();
+    let (code, out, _) = planlens(&[
+        "summary",
+        "--format",
+        "markdown",
+        path.to_str().unwrap(),
+        "--base",
+        "https://example.github.io/planlens/",
+        "--plan-url",
+        "https://ci.example/runs/7/plan.json",
+    ]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 0);
+    assert!(out.len() <= planlens::share::GITHUB_COMMENT_LIMIT);
+    assert!(out.trim_end().ends_with(
+        "[Open in Planlens](<https://example.github.io/planlens/?url=https%3A%2F%2Fci.example%2Fruns%2F7%2Fplan.json>) (the page fetches the plan from the address it was published at)"
+    ), "{}", &out[out.len() - 300..]);
+}
+
+#[test]
+fn link_to_a_published_plan_is_short() {
+    let (code, out, err) = planlens(&[
+        "link",
+        "samples/web-app-replace.json",
+        "--base",
+        "https://example.github.io/planlens/",
+        "--plan-url",
+        "https://ci.example/plan.json",
+        "--label",
+        "environment=prod",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "https://example.github.io/planlens/?url=https%3A%2F%2Fci.example%2Fplan.json#env=prod\n"
+    );
+    let both = [
+        "link",
+        "samples/web-app-replace.json",
+        "--base",
+        "https://x/",
+        "--redacted",
+        "--plan-url",
+        "https://ci.example/plan.json",
+    ];
+    assert_eq!(planlens(&both).0, 64);
 }

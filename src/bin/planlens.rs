@@ -24,15 +24,17 @@ use planlens::share::markdown::{CommentLink, choose_link};
 use planlens::{Summary, load_plan};
 
 const USAGE: &str = "usage:
-  planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]… [--base URL]
-                                                 summary sentence, then one line per change
+  planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]…
+                 [--base URL [--plan-url URL]]   summary sentence, then one line per change
                                                  (markdown: a PR comment with the rules' verdict,
                                                  destructive changes, drift; with --base, a link
                                                  to the plan in Planlens at URL)
-  planlens link PLAN.json --base URL [--redacted] [--rules FILE] [--label K=V]…
+  planlens link PLAN.json --base URL [--redacted | --plan-url URL] [--rules FILE] [--label K=V]…
                                                  a share link: the plan (without sensitive values)
                                                  in the link's #fragment; --redacted: addresses,
-                                                 actions, edges and findings only
+                                                 actions, edges and findings only; --plan-url: a
+                                                 short link that fetches the plan from where it
+                                                 is published (?url=, the server must allow CORS)
   planlens check PLAN.json [--rules FILE] [--label K=V]… [--format text|json]
                                                  guardrail rules; exit 0 pass, 1 warn, 2 needs approval
   planlens graph PLAN.json [--format dot|json]   dependency graph, edges from dependency to dependent
@@ -54,17 +56,22 @@ fn main() -> ExitCode {
         ["summary", rest @ ..] => match Options::parse(rest, &["text", "markdown"]) {
             Ok(o) if o.redacted => usage(),
             Ok(o) if o.format.as_deref() == Some("markdown") => markdown(&o),
-            Ok(o) if o.rules.is_none() && o.labels.is_empty() && o.base.is_none() => {
+            Ok(o)
+                if o.rules.is_none()
+                    && o.labels.is_empty()
+                    && o.base.is_none()
+                    && o.plan_url.is_none() =>
+            {
                 summary(&o.path)
             }
             _ => usage(),
         },
         ["check", rest @ ..] => match Options::parse(rest, &["text", "json"]) {
-            Ok(o) if o.base.is_none() && !o.redacted => check(&o),
+            Ok(o) if o.base.is_none() && !o.redacted && o.plan_url.is_none() => check(&o),
             _ => usage(),
         },
         ["link", rest @ ..] => match Options::parse(rest, &[]) {
-            Ok(o) if o.base.is_some() => link(&o),
+            Ok(o) if o.base.is_some() && !(o.redacted && o.plan_url.is_some()) => link(&o),
             _ => usage(),
         },
         ["graph", path]
@@ -101,12 +108,14 @@ struct Options {
     labels: BTreeMap<String, String>,
     base: Option<String>,
     redacted: bool,
+    /// Where the plan file is published (read by the browser through `?url=`).
+    plan_url: Option<String>,
 }
 
 impl Options {
     fn parse(args: &[&str], formats: &[&str]) -> Result<Options, ()> {
         let (mut path, mut format, mut rules, mut labels) = (None, None, None, BTreeMap::new());
-        let (mut base, mut redacted) = (None, false);
+        let (mut base, mut redacted, mut plan_url) = (None, false, None);
         let mut it = args.iter();
         while let Some(&arg) = it.next() {
             match arg {
@@ -127,6 +136,11 @@ impl Options {
                     }
                 }
                 "--redacted" => redacted = true,
+                "--plan-url" => {
+                    if plan_url.replace(it.next().ok_or(())?.to_string()).is_some() {
+                        return Err(());
+                    }
+                }
                 "--label" => {
                     let (k, v) = it.next().ok_or(())?.split_once('=').ok_or(())?;
                     labels.insert(k.trim().to_string(), v.trim().to_string());
@@ -146,6 +160,7 @@ impl Options {
             labels,
             base,
             redacted,
+            plan_url,
         })
     }
 }
@@ -222,6 +237,16 @@ impl Checked {
         planlens::share::full_link(base, &self.doc, &self.view(labels))
     }
 
+    /// The `?url=` link to `base` for a plan published at `plan_url`.
+    fn address_link(
+        &self,
+        base: &str,
+        plan_url: &str,
+        labels: &BTreeMap<String, String>,
+    ) -> String {
+        planlens::share::fragment::url_link(base, plan_url, &self.view(labels))
+    }
+
     /// The redacted link to `base`.
     fn redacted_link(&self, base: &str, labels: &BTreeMap<String, String>) -> String {
         planlens::share::redacted_link(
@@ -241,10 +266,10 @@ fn link(o: &Options) -> ExitCode {
         Err(code) => return code,
     };
     let base = o.base.as_deref().unwrap_or_default();
-    let url = if o.redacted {
-        checked.redacted_link(base, &o.labels)
-    } else {
-        checked.full_link(base, &o.labels)
+    let url = match (&o.plan_url, o.redacted) {
+        (Some(plan_url), _) => checked.address_link(base, plan_url, &o.labels),
+        (None, true) => checked.redacted_link(base, &o.labels),
+        (None, false) => checked.full_link(base, &o.labels),
     };
     if let Some(warning) = planlens::share::LinkFit::of(url.len()).warning(o.redacted) {
         eprintln!("planlens: the link is {} characters. {warning}", url.len());
@@ -318,6 +343,9 @@ fn markdown(o: &Options) -> ExitCode {
     let link: Option<CommentLink> = o.base.as_deref().map(|base| {
         choose_link(
             checked.full_link(base, &o.labels),
+            o.plan_url
+                .as_deref()
+                .map(|p| checked.address_link(base, p, &o.labels)),
             checked.redacted_link(base, &o.labels),
         )
     });

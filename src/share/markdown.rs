@@ -57,6 +57,8 @@ pub enum CommentLink {
     Full(String),
     /// A redacted link: addresses, actions and findings only.
     Redacted(String),
+    /// A `?url=` link: the plan is fetched from where it was published.
+    Address(String),
     /// Even the redacted link is too long for a comment: the comment says so.
     TooLong,
 }
@@ -64,7 +66,9 @@ pub enum CommentLink {
 impl CommentLink {
     fn url(&self) -> Option<&str> {
         match self {
-            CommentLink::Full(url) | CommentLink::Redacted(url) => Some(url),
+            CommentLink::Full(url) | CommentLink::Redacted(url) | CommentLink::Address(url) => {
+                Some(url)
+            }
             CommentLink::TooLong => None,
         }
     }
@@ -73,12 +77,15 @@ impl CommentLink {
 /// A comment keeps at least this much room for its content; a longer link is left out.
 const ROOM_FOR_CONTENT: usize = 8_000;
 
-/// Picks the link for a comment: the full link when it leaves room for the content, else the
-/// redacted one, else [`CommentLink::TooLong`].
-pub fn choose_link(full: String, redacted: String) -> CommentLink {
+/// Picks the link for a comment: the full link when it leaves room for the content, else a
+/// `?url=` link to where the plan was published (when there is one: it shows the whole plan),
+/// else the redacted link, else [`CommentLink::TooLong`].
+pub fn choose_link(full: String, address: Option<String>, redacted: String) -> CommentLink {
     let fits = |url: &String| url.len() + ROOM_FOR_CONTENT <= GITHUB_COMMENT_LIMIT;
     if fits(&full) {
         CommentLink::Full(full)
+    } else if let Some(address) = address.filter(fits) {
+        CommentLink::Address(address)
     } else if fits(&redacted) {
         CommentLink::Redacted(redacted)
     } else {
@@ -168,6 +175,10 @@ pub fn summary(
         ),
         Some(CommentLink::Full(url)) => format!(
             "\n[Open in Planlens](<{url}>) (the plan is in the link; sensitive values are not)\n"
+        ),
+        Some(CommentLink::Address(url)) => format!(
+            "\n[Open in Planlens](<{url}>) (the page fetches the plan from the address it was \
+             published at)\n"
         ),
         Some(CommentLink::TooLong) => {
             "\n_No link: this plan is too large for a link in a comment, \

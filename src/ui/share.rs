@@ -83,7 +83,7 @@ fn prepare(state: AppState) -> Option<Prepared> {
         super::PlanSource::Url(href) => Some(crate::share::fragment::url_link(&base, href, &view)),
         _ => None,
     };
-    let link: CommentLink = choose_link(full.clone(), redacted.clone());
+    let link: CommentLink = choose_link(full.clone(), by_address.clone(), redacted.clone());
     let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, Some(&link));
     Some(Prepared {
         full,
