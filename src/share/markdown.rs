@@ -96,6 +96,8 @@ pub fn choose_link(full: String, address: Option<String>, redacted: String) -> C
 /// Lines added while they fit in a budget; the rest are counted.
 struct Budget {
     left: usize,
+    /// The comment ends with a link (notes about cut rows point to it).
+    link_below: bool,
 }
 
 impl Budget {
@@ -115,6 +117,25 @@ impl Budget {
         0
     }
 
+    /// A table's rows as [`Budget::fill`] fits them, then a note counting what did not fit and
+    /// the `earlier` rows already left out, then a blank line.
+    fn rows(
+        &mut self,
+        out: &mut String,
+        lines: &[String],
+        share: f64,
+        reserve: usize,
+        earlier: usize,
+        what: &str,
+    ) {
+        let left_out = self.fill(out, lines, share, reserve) + earlier;
+        if left_out > 0 {
+            let note = cut_note(left_out, what, self.link_below);
+            self.push(out, &note);
+        }
+        self.push(out, "\n");
+    }
+
     fn push(&mut self, out: &mut String, text: &str) {
         out.push_str(text);
         self.left = self.left.saturating_sub(text.len());
@@ -124,8 +145,8 @@ impl Budget {
 /// Room kept for a section's closing lines and truncation note.
 const SECTION_RESERVE: usize = 600;
 
-fn cut_note(left_out: usize, what: &str, link: Option<&CommentLink>) -> String {
-    let see = if link.and_then(CommentLink::url).is_some() {
+fn cut_note(left_out: usize, what: &str, link_below: bool) -> String {
+    let see = if link_below {
         "open the plan in Planlens (link below) for all of them"
     } else {
         "open the plan in Planlens for all of them"
@@ -191,6 +212,7 @@ pub fn summary(
     let mut out = String::new();
     let mut budget = Budget {
         left: GITHUB_COMMENT_LIMIT - footer.len(),
+        link_below: link.and_then(CommentLink::url).is_some(),
     };
     let sentence = Summary::of(doc).headline(doc);
     budget.push(
@@ -220,16 +242,19 @@ pub fn summary(
                 )
             })
             .collect();
-        let left_out = budget.fill(&mut out, &lines, 0.3, SECTION_RESERVE * 3)
-            + evaluation.findings.len().saturating_sub(MAX_FINDINGS);
-        if left_out > 0 {
-            budget.push(&mut out, &cut_note(left_out, "findings", link));
-        }
-        budget.push(&mut out, "\n");
+        let beyond = evaluation.findings.len().saturating_sub(MAX_FINDINGS);
+        budget.rows(
+            &mut out,
+            &lines,
+            0.3,
+            SECTION_RESERVE * 3,
+            beyond,
+            "findings",
+        );
     }
 
-    let rows: Vec<&ResourceRow> = doc.rows.iter().collect();
-    let destructive: Vec<String> = rows
+    let destructive: Vec<String> = doc
+        .rows
         .iter()
         .filter(|r| r.action.is_destructive())
         .map(|r| {
@@ -255,11 +280,8 @@ pub fn summary(
                 destructive.len()
             ),
         );
-        let left_out = budget.fill(&mut out, &destructive, 0.6, SECTION_RESERVE * 2);
-        if left_out > 0 {
-            budget.push(&mut out, &cut_note(left_out, "destructive changes", link));
-        }
-        budget.push(&mut out, "\n");
+        let what = "destructive changes";
+        budget.rows(&mut out, &destructive, 0.6, SECTION_RESERVE * 2, 0, what);
     }
 
     if let Some(note) = drift.note() {
@@ -271,15 +293,9 @@ pub fn summary(
             .resources
             .iter()
             .map(|r| {
-                let attributes = if r.paths.is_empty() {
-                    String::new()
-                } else {
-                    r.paths
-                        .iter()
-                        .map(|p| format!("`{}`", code(p)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
+                let attributes: Vec<String> =
+                    r.paths.iter().map(|p| format!("`{}`", code(p))).collect();
+                let attributes = attributes.join(", ");
                 format!(
                     "| {} | `{}` | {attributes} | {} |",
                     r.severity.key(),
@@ -292,14 +308,12 @@ pub fn summary(
             &mut out,
             "| Severity | Resource | Attributes | Plan |\n|---|---|---|---|\n",
         );
-        let left_out = budget.fill(&mut out, &lines, 0.5, SECTION_RESERVE * 2);
-        if left_out > 0 {
-            budget.push(&mut out, &cut_note(left_out, "drifted resources", link));
-        }
-        budget.push(&mut out, "\n");
+        let what = "drifted resources";
+        budget.rows(&mut out, &lines, 0.5, SECTION_RESERVE * 2, 0, what);
     }
 
-    let others: Vec<String> = rows
+    let others: Vec<String> = doc
+        .rows
         .iter()
         .filter(|r| {
             !r.action.is_destructive()
@@ -323,11 +337,8 @@ pub fn summary(
                 others.len()
             ),
         );
-        let left_out = budget.fill(&mut out, &others, 1.0, SECTION_RESERVE);
-        if left_out > 0 {
-            budget.push(&mut out, &cut_note(left_out, "changes", link));
-        }
-        budget.push(&mut out, "\n</details>\n");
+        budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, "changes");
+        budget.push(&mut out, "</details>\n");
     }
     out.push_str(&footer);
     out

@@ -150,6 +150,11 @@ fn performance() -> Option<web_sys::Performance> {
     window().performance()
 }
 
+/// Milliseconds on the page's clock, for the durations the UI shows.
+pub(super) fn now() -> f64 {
+    performance().map_or(0.0, |p| p.now())
+}
+
 pub(super) fn mark(name: &str) {
     if let Some(p) = performance() {
         let _ = p.mark(name);

@@ -194,21 +194,13 @@ impl AppState {
 
     /// Moves the keyboard cursor by `delta` rows in list order.
     fn move_cursor(&self, delta: i64) {
-        let rows = self.visible_rows();
-        if rows.is_empty() {
-            return;
-        }
         let current = self
             .cursor
             .get_untracked()
             .or(self.selected.get_untracked());
-        let at = current.and_then(|c| rows.iter().position(|r| *r == c));
-        let next = match at {
-            None if delta > 0 => 0,
-            None => rows.len() - 1,
-            Some(i) => (i as i64 + delta).clamp(0, rows.len() as i64 - 1) as usize,
-        };
-        self.cursor.set(Some(rows[next]));
+        if let Some(next) = step(&self.visible_rows(), current, delta) {
+            self.cursor.set(Some(next));
+        }
     }
 
     /// Selects the next (`delta` > 0) or previous drifted resource, in the Drift tab's order.
@@ -222,19 +214,9 @@ impl AppState {
                     .collect()
             })
         });
-        if rows.is_empty() {
-            return;
+        if let Some(next) = step(&rows, self.selected.get_untracked(), delta) {
+            self.select(Some(next));
         }
-        let at = self
-            .selected
-            .get_untracked()
-            .and_then(|s| rows.iter().position(|r| *r == s));
-        let next = match at {
-            None if delta > 0 => 0,
-            None => rows.len() - 1,
-            Some(i) => (i as i64 + delta).clamp(0, rows.len() as i64 - 1) as usize,
-        };
-        self.select(Some(rows[next]));
     }
 
     /// Selects a row: its diff opens, the graph centres on it and its address goes into the URL.
@@ -245,6 +227,19 @@ impl AppState {
         self.selected.set(row);
         self.cursor.set(row);
     }
+}
+
+/// The row `delta` places after `current` in `rows` (clamped to the ends); from nowhere, the first
+/// row going forward and the last going back. `None` when there are no rows.
+fn step(rows: &[u32], current: Option<u32>, delta: i64) -> Option<u32> {
+    let last = rows.len().checked_sub(1)?;
+    let at = current.and_then(|c| rows.iter().position(|r| *r == c));
+    let next = match at {
+        None if delta > 0 => 0,
+        None => last,
+        Some(i) => (i as i64 + delta).clamp(0, last as i64) as usize,
+    };
+    Some(rows[next])
 }
 
 /// The whole app.

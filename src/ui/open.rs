@@ -76,7 +76,7 @@ fn measure_after_paint() {
 }
 
 /// Resolves after the browser has had a chance to paint.
-async fn next_paint() {
+pub(super) async fn next_paint() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         request_animation_frame(move || {
             set_timeout(
@@ -86,6 +86,17 @@ async fn next_paint() {
         });
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// For a large input, paints "Parsing…" before the (blocking) parse starts.
+async fn show_parsing(state: AppState, name: &str, bytes: usize) {
+    if bytes > SHOW_PARSING_ABOVE {
+        state.status.set(Status::Parsing {
+            name: name.to_string(),
+            bytes: bytes as f64,
+        });
+        next_paint().await;
+    }
 }
 
 /// Opens a file chosen in the file input or dropped on the page.
@@ -109,13 +120,7 @@ pub fn open_file(state: AppState, file: web_sys::File) {
             Ok(bytes) => bytes,
             Err(message) => return fail(state, message),
         };
-        if size > SHOW_PARSING_ABOVE {
-            state.status.set(Status::Parsing {
-                name: name.clone(),
-                bytes: size as f64,
-            });
-            next_paint().await;
-        }
+        show_parsing(state, &name, size).await;
         let result = load_plan(bytes, &name);
         finish(state, result, PlanSource::Local);
     });
@@ -306,8 +311,9 @@ fn forget_kept() {
 /// On start: opens what the address names — a plan carried in the link, `?url=`, a sample — or
 /// the plan this tab had open.
 pub fn restore_from_url(state: AppState) {
-    let frag = url::Fragment::parse(&url::current_hash());
-    state.written_hash.set_value(url::current_hash());
+    let hash = url::current_hash();
+    let frag = url::Fragment::parse(&hash);
+    state.written_hash.set_value(hash);
     if let Some(tab) = &frag.view.tab {
         state.tab.set(Tab::from_key(tab));
     }
@@ -363,8 +369,9 @@ pub fn follow_pasted_links(state: AppState) {
 /// Opens the plan a share link carries (the `p=` payload of its fragment).
 pub fn open_link(state: AppState, payload: String, name: Option<String>) {
     mark_start();
+    let name = name.unwrap_or_else(|| "shared plan".to_string());
     state.status.set(Status::Parsing {
-        name: "the shared plan".to_string(),
+        name: name.clone(),
         bytes: payload.len() as f64,
     });
     leptos::task::spawn_local(async move {
@@ -375,7 +382,7 @@ pub fn open_link(state: AppState, payload: String, name: Option<String>) {
         match decoded {
             Ok(text) => finish(
                 state,
-                load_plan_text(text, name.as_deref().unwrap_or("shared plan")),
+                load_plan_text(text, &name),
                 PlanSource::Link(payload.into()),
             ),
             Err(e) => fail(state, format!("This link cannot be opened. {e}")),
@@ -419,13 +426,7 @@ pub fn open_url(state: AppState, address: String) {
             .unwrap_or_else(|| url.host());
         match fetch_with_progress(state, &href, &name).await {
             Ok(bytes) => {
-                if bytes.len() > SHOW_PARSING_ABOVE {
-                    state.status.set(Status::Parsing {
-                        name: name.clone(),
-                        bytes: bytes.len() as f64,
-                    });
-                    next_paint().await;
-                }
+                show_parsing(state, &name, bytes.len()).await;
                 finish(state, load_plan(bytes, &name), PlanSource::Url(href));
             }
             Err(message) => fail(state, message),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::graph::{download, mark, measure};
+use super::graph::{download, mark, measure, now};
 use super::{AppState, Loaded, Tab};
 use crate::model::text::visible;
 use crate::rules::{BUILTIN_TOML, Evaluation, RuleError, RuleSet, RuleSeverity, evaluate_document};
@@ -85,11 +85,28 @@ pub struct RulesState {
     pub parsed: Memo<Parsed>,
     /// The evaluation of the open plan; `None` without a plan or when the rules have errors.
     pub checked: Memo<Option<CheckedRef>>,
-    /// Rules that came with a share link, as the link carries them; used instead of the user's
-    /// own (which stay stored, untouched) until the user decides.
-    pub link_payload: RwSignal<Option<String>>,
-    /// The text of [`RulesState::link_payload`].
-    pub link_text: RwSignal<Option<String>>,
+    /// Rules that came with a share link; used instead of the user's own (which stay stored,
+    /// untouched) until the user decides.
+    pub from_link: RwSignal<Option<LinkRules>>,
+}
+
+/// A rule file that came with a share link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkRules {
+    /// As the link carries it (`rules=`), to carry it on unchanged.
+    pub payload: String,
+    /// The rule file.
+    pub text: String,
+}
+
+/// The labels rules are evaluated with, from the `environment` field ("" = not set).
+fn labels_of(environment: &str) -> BTreeMap<String, String> {
+    let e = environment.trim();
+    if e.is_empty() {
+        BTreeMap::new()
+    } else {
+        BTreeMap::from([("environment".to_string(), e.to_string())])
+    }
 }
 
 impl RulesState {
@@ -100,8 +117,7 @@ impl RulesState {
             .unwrap_or_default();
         let text = RwSignal::new(stored);
         let environment = RwSignal::new(String::new());
-        let link_payload = RwSignal::new(None);
-        let link_text: RwSignal<Option<String>> = RwSignal::new(None);
+        let from_link: RwSignal<Option<LinkRules>> = RwSignal::new(None);
         let parsed = Memo::new(move |_| {
             let parse = |t: &String| {
                 if t.trim().is_empty() {
@@ -110,8 +126,8 @@ impl RulesState {
                     RuleSet::parse(t)
                 }
             };
-            let parsed = link_text.with(|l| match l {
-                Some(t) => parse(t),
+            let parsed = from_link.with(|l| match l {
+                Some(l) => parse(&l.text),
                 None => text.with(parse),
             });
             Parsed(Arc::new(parsed))
@@ -129,14 +145,7 @@ impl RulesState {
                 }
                 Err(_) => return None,
             };
-            let labels: BTreeMap<String, String> = environment.with(|e| {
-                let e = e.trim();
-                if e.is_empty() {
-                    BTreeMap::new()
-                } else {
-                    BTreeMap::from([("environment".to_string(), e.to_string())])
-                }
-            });
+            let labels = environment.with(|e| labels_of(e));
             let start = now();
             mark("planlens:rules-start");
             let evaluation = evaluate_document(&loaded.doc, &loaded.drift, rules, &labels);
@@ -164,29 +173,29 @@ impl RulesState {
             environment,
             parsed,
             checked,
-            link_payload,
-            link_text,
+            from_link,
         }
     }
 
     /// Uses the rules a link carries (as its `rules=` payload) instead of the user's own.
     pub fn use_link_rules(&self, payload: &str) -> Result<(), LinkError> {
         let text = crate::share::link::decode(payload)?;
-        self.link_text.set(Some(text));
-        self.link_payload.set(Some(payload.to_string()));
+        self.from_link.set(Some(LinkRules {
+            payload: payload.to_string(),
+            text,
+        }));
         Ok(())
     }
 
     /// Goes back to the user's own rules.
     pub fn forget_link_rules(&self) {
-        self.link_text.set(None);
-        self.link_payload.set(None);
+        self.from_link.set(None);
     }
 
     /// What a share link should carry: the rules in use, unless they are the built-in pack.
     pub fn payload_for_link(&self) -> Option<String> {
-        if let Some(p) = self.link_payload.get_untracked() {
-            return Some(p);
+        if let Some(l) = self.from_link.get_untracked() {
+            return Some(l.payload);
         }
         self.text
             .with_untracked(|t| (!t.trim().is_empty()).then(|| crate::share::link::encode(t)))
@@ -194,14 +203,7 @@ impl RulesState {
 
     /// The labels rules are evaluated with.
     pub fn labels(&self) -> BTreeMap<String, String> {
-        self.environment.with_untracked(|e| {
-            let e = e.trim();
-            if e.is_empty() {
-                BTreeMap::new()
-            } else {
-                BTreeMap::from([("environment".to_string(), e.to_string())])
-            }
-        })
+        self.environment.with_untracked(|e| labels_of(e))
     }
 
     /// The worst finding's severity on a row, for list and graph marks.
@@ -215,10 +217,6 @@ impl RulesState {
 
 fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
-}
-
-fn now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
 }
 
 /// The plan's own `environment` (or `env`) variable, when it is a string.
@@ -262,6 +260,12 @@ pub fn VerdictBadge() -> impl IntoView {
 pub fn RulesPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let rs = state.rules;
+    // A redacted plan carries its findings; nothing here can evaluate it again.
+    let redacted = move || {
+        state
+            .loaded
+            .with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some()))
+    };
     view! {
         <section class="panel rules-panel" data-testid="rules-panel">
             <div class="rules-head">
@@ -279,7 +283,7 @@ pub fn RulesPanel() -> impl IntoView {
                         )
                     })}
                 </span>
-                <Show when=move || state.loaded.with(|l| l.as_ref().is_none_or(|l| l.doc.redacted.is_none()))>
+                <Show when=move || !redacted()>
                 <label class="env-label">
                     "environment "
                     <input
@@ -298,17 +302,17 @@ pub fn RulesPanel() -> impl IntoView {
                 </label>
                 </Show>
             </div>
-            {move || state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some())).then(|| view! {
+            {move || redacted().then(|| view! {
                 <p class="banner banner-info" data-testid="rules-redacted">
                     "This is a redacted link: these are the findings made when it was shared. Rules cannot run again here, because the plan's values were left out."
                 </p>
             })}
-            {move || rs.link_text.with(Option::is_some).then(|| view! {
+            {move || rs.from_link.with(Option::is_some).then(|| view! {
                 <div class="banner banner-info" data-testid="rules-from-link">
                     "These rules came with the link you opened. Your own rules are kept, unchanged. "
                     <button class="link-button" data-testid="rules-keep-link" on:click=move |_| {
-                        if let Some(t) = rs.link_text.get_untracked() {
-                            rs.text.set(t);
+                        if let Some(l) = rs.from_link.get_untracked() {
+                            rs.text.set(l.text);
                         }
                         rs.forget_link_rules();
                     }>"Keep these as my rules"</button>
@@ -320,12 +324,12 @@ pub fn RulesPanel() -> impl IntoView {
             })}
             <div class="rules-workspace">
                 <Findings />
-                {move || match rs.link_text.get() {
+                {move || match rs.from_link.get() {
                     // A redacted plan cannot be evaluated: no editor to suggest otherwise.
-                    _ if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some())) => ().into_any(),
-                    Some(text) => view! {
+                    _ if redacted() => ().into_any(),
+                    Some(l) => view! {
                         <div class="rule-editor">
-                            <pre class="link-rules" data-testid="link-rules">{visible(&text)}</pre>
+                            <pre class="link-rules" data-testid="link-rules">{visible(&l.text)}</pre>
                         </div>
                     }.into_any(),
                     None => view! { <RuleEditor /> }.into_any(),

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::graph::{mark, measure};
+use super::graph::{mark, measure, now};
 use super::{AppState, url};
 use crate::rules::RuleSet;
 use crate::share::markdown::{self, CommentLink, choose_link};
@@ -25,10 +25,6 @@ struct Prepared {
     builtin_fallback: bool,
     /// The open plan came from a redacted link: both links are redacted.
     already_redacted: bool,
-}
-
-fn now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
 }
 
 /// `12,345`.
@@ -93,19 +89,6 @@ fn prepare(state: AppState) -> Option<Prepared> {
         builtin_fallback,
         already_redacted: loaded.doc.redacted.is_some(),
     })
-}
-
-/// Resolves after the browser has painted (so "Preparing…" shows before the work starts).
-async fn after_paint() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        request_animation_frame(move || {
-            set_timeout(
-                move || drop(resolve.call0(&wasm_bindgen::JsValue::NULL)),
-                std::time::Duration::ZERO,
-            );
-        });
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 /// Copies text to the clipboard; false when the browser refuses.
@@ -224,7 +207,8 @@ pub fn ShareDialog() -> impl IntoView {
     let took = RwSignal::new(0.0);
     let dialog = NodeRef::<leptos::html::Div>::new();
     leptos::task::spawn_local(async move {
-        after_paint().await;
+        // "Preparing…" is painted before the work starts.
+        super::open::next_paint().await;
         let start = now();
         let p = prepare(state);
         took.set(now() - start);

@@ -43,7 +43,10 @@ pub fn current_view(state: AppState) -> View {
         view.tab = (tab != Tab::Resources).then(|| tab.key().to_string());
         state.filter.with(|f| view.set_filter(&l.doc, f));
         view.environment = Some(state.rules.environment.get()).filter(|e| !e.trim().is_empty());
-        view.rules = state.rules.link_payload.get();
+        view.rules = state
+            .rules
+            .from_link
+            .with(|l| l.as_ref().map(|l| l.payload.clone()));
         view
     })
 }
