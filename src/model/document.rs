@@ -2,7 +2,9 @@
 //! the list, the filters and the CLI share.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use serde::Deserialize;
 
 use serde_json::value::RawValue;
 
@@ -148,6 +150,38 @@ impl Document {
         } else {
             None
         }
+    }
+
+    /// Names of root module variables the configuration declares `sensitive = true` (their values
+    /// are never shown, put in a rule message, or shared).
+    pub fn sensitive_variables(&self) -> HashSet<String> {
+        #[derive(Deserialize)]
+        struct Configuration {
+            #[serde(default)]
+            root_module: RootModule,
+        }
+        #[derive(Deserialize, Default)]
+        struct RootModule {
+            #[serde(default)]
+            variables: BTreeMap<String, VariableConfig>,
+        }
+        #[derive(Deserialize)]
+        struct VariableConfig {
+            #[serde(default)]
+            sensitive: bool,
+        }
+        self.plan()
+            .configuration
+            .and_then(|c| serde_json::from_str::<Configuration>(c.get()).ok())
+            .map(|c| {
+                c.root_module
+                    .variables
+                    .into_iter()
+                    .filter(|(_, v)| v.sensitive)
+                    .map(|(k, _)| k)
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The change a row shows.

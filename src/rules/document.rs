@@ -1,10 +1,7 @@
 //! The rules' input built from a loaded document: one resource per document row (so a finding's
 //! resource index is a row index), with its drift, and the plan's non-sensitive variables.
 
-use std::collections::{BTreeMap, HashSet};
-
-use serde::Deserialize;
-use serde_json::value::RawValue;
+use std::collections::BTreeMap;
 
 use super::input::{DriftFacts, Input, Resource};
 use super::{Evaluation, RuleSet, evaluate};
@@ -59,7 +56,7 @@ impl<'a> Input<'a> {
             })
             .collect();
         let plan = doc.plan();
-        let sensitive = sensitive_variables(plan.configuration);
+        let sensitive = doc.sensitive_variables();
         let variables = plan
             .variables
             .iter()
@@ -74,34 +71,4 @@ impl<'a> Input<'a> {
             variables,
         }
     }
-}
-
-/// Names of root module variables declared `sensitive = true`.
-fn sensitive_variables(configuration: Option<&RawValue>) -> HashSet<String> {
-    #[derive(Deserialize)]
-    struct Configuration {
-        #[serde(default)]
-        root_module: RootModule,
-    }
-    #[derive(Deserialize, Default)]
-    struct RootModule {
-        #[serde(default)]
-        variables: BTreeMap<String, VariableConfig>,
-    }
-    #[derive(Deserialize)]
-    struct VariableConfig {
-        #[serde(default)]
-        sensitive: bool,
-    }
-    configuration
-        .and_then(|c| serde_json::from_str::<Configuration>(c.get()).ok())
-        .map(|c| {
-            c.root_module
-                .variables
-                .into_iter()
-                .filter(|(_, v)| v.sensitive)
-                .map(|(k, _)| k)
-                .collect()
-        })
-        .unwrap_or_default()
 }

@@ -21,6 +21,28 @@ pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
 /// The longest URL Chromium-based browsers (Chrome, Edge) open: 2 MiB.
 pub const CHROMIUM_URL_LIMIT: usize = 2 * 1024 * 1024;
 
+/// Calls `f` with every resource change of a plan as JSON, the list it is in and its index there:
+/// `resource_drift`, `resource_changes`, then each `deferred_changes[].resource_change`.
+fn each_change(
+    plan: &mut serde_json::Value,
+    mut f: impl FnMut(&str, usize, &mut serde_json::Value),
+) {
+    for key in ["resource_drift", "resource_changes"] {
+        if let Some(serde_json::Value::Array(changes)) = plan.get_mut(key) {
+            for (i, c) in changes.iter_mut().enumerate() {
+                f(key, i, c);
+            }
+        }
+    }
+    if let Some(serde_json::Value::Array(deferred)) = plan.get_mut("deferred_changes") {
+        for (i, d) in deferred.iter_mut().enumerate() {
+            if let Some(c) = d.get_mut("resource_change") {
+                f("deferred_changes", i, c);
+            }
+        }
+    }
+}
+
 /// The payload of a full link: the plan without sensitive values ([`strip`]).
 pub fn full_payload(doc: &Document) -> String {
     link::encode(&strip::shareable_text(doc))

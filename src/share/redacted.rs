@@ -194,7 +194,7 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
     let display_name = if payload.name.is_empty() {
         name.to_string()
     } else {
-        payload.name.clone()
+        payload.name
     };
     let mut doc = Document::parse(plan.to_string(), display_name)
         .map_err(|(_, e)| damaged(format!("its plan does not read: {e}")))?;
@@ -238,26 +238,17 @@ fn redacted_plan(doc: &Document) -> Value {
         return Value::Object(Map::new());
     };
     plan.retain(|k, _| PLAN_KEYS.contains(&k.as_str()));
-    let typed = doc.plan();
-    if let Some(Value::Array(changes)) = plan.get_mut("resource_changes") {
-        changes.iter_mut().for_each(|c| redact_change(c, false));
-    }
-    if let Some(Value::Array(drift)) = plan.get_mut("resource_drift") {
-        for (i, d) in drift.iter_mut().enumerate() {
-            let unchanged = typed.resource_drift.get(i).is_some_and(is_unchanged_drift);
-            redact_change(d, unchanged);
-        }
-    }
     if let Some(Value::Array(deferred)) = plan.get_mut("deferred_changes") {
-        for d in deferred.iter_mut() {
-            if let Value::Object(d) = d {
-                d.retain(|k, _| k == "reason" || k == "resource_change");
-                if let Some(c) = d.get_mut("resource_change") {
-                    redact_change(c, false);
-                }
-            }
+        for d in deferred.iter_mut().filter_map(Value::as_object_mut) {
+            d.retain(|k, _| k == "reason" || k == "resource_change");
         }
     }
+    let mut plan = Value::Object(plan);
+    let drift = &doc.plan().resource_drift;
+    super::each_change(&mut plan, |list, i, c| {
+        let unchanged = list == "resource_drift" && drift.get(i).is_some_and(is_unchanged_drift);
+        redact_change(c, unchanged);
+    });
     if let Some(Value::Object(outputs)) = plan.get_mut("output_changes") {
         for change in outputs.values_mut() {
             if let Value::Object(c) = change {
@@ -269,7 +260,7 @@ fn redacted_plan(doc: &Document) -> Value {
     if let Some(checks) = plan.get_mut("checks") {
         remove_key(checks, "problems");
     }
-    Value::Object(plan)
+    plan
 }
 
 /// Keeps a change's identity and actions. `unchanged`: Terraform 1.0.0 listed resources whose
@@ -315,18 +306,7 @@ fn restore_derived(plan: &mut Value) {
             }
         }
     };
-    for key in ["resource_changes", "resource_drift"] {
-        if let Some(Value::Array(changes)) = plan.get_mut(key) {
-            changes.iter_mut().for_each(fill);
-        }
-    }
-    if let Some(Value::Array(deferred)) = plan.get_mut("deferred_changes") {
-        for d in deferred {
-            if let Some(c) = d.get_mut("resource_change") {
-                fill(c);
-            }
-        }
-    }
+    super::each_change(plan, |_, _, c| fill(c));
 }
 
 /// The source facts without diagnostic details, which can quote values.

@@ -16,7 +16,7 @@
 //!
 //! Plan logs carry no values and driftctl reports no sensitivity marks: they travel as they are.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -46,7 +46,7 @@ pub fn shareable_text(doc: &Document) -> String {
     }
     match serde_json::from_str::<Value>(doc.text()) {
         Ok(mut plan) => {
-            strip_plan(&mut plan);
+            strip_plan(&mut plan, &doc.sensitive_variables());
             plan.to_string()
         }
         // The document parsed, so this cannot happen; never share what was not stripped.
@@ -54,49 +54,28 @@ pub fn shareable_text(doc: &Document) -> String {
     }
 }
 
-/// Strips a plan in place (see the module documentation).
-pub fn strip_plan(plan: &mut Value) {
+/// Strips a plan in place (see the module documentation); `sensitive_variables` are the plan's
+/// ([`Document::sensitive_variables`]).
+pub fn strip_plan(plan: &mut Value, sensitive_variables: &HashSet<String>) {
+    let mut placeholders = Placeholders::default();
+    super::each_change(plan, |_, _, c| {
+        if let Some(change) = c.get_mut("change") {
+            strip_change(change, &mut placeholders);
+        }
+    });
     let Some(top) = plan.as_object_mut() else {
         return;
     };
-    let mut placeholders = Placeholders::default();
-    for key in ["resource_drift", "resource_changes"] {
-        if let Some(Value::Array(changes)) = top.get_mut(key) {
-            for c in changes {
-                if let Some(change) = c.get_mut("change") {
-                    strip_change(change, &mut placeholders);
-                }
-            }
-        }
-    }
-    if let Some(Value::Array(deferred)) = top.get_mut("deferred_changes") {
-        for d in deferred {
-            if let Some(change) = d.pointer_mut("/resource_change/change") {
-                strip_change(change, &mut placeholders);
-            }
-        }
-    }
     if let Some(Value::Object(outputs)) = top.get_mut("output_changes") {
         for change in outputs.values_mut() {
             strip_change(change, &mut placeholders);
         }
     }
-
-    let mut sensitive_variables = Vec::new();
     if let Some(config) = top.get_mut("configuration") {
-        if let Some(Value::Object(vars)) = config.pointer("/root_module/variables") {
-            sensitive_variables = vars
-                .iter()
-                .filter(|(_, v)| v.get("sensitive") == Some(&Value::Bool(true)))
-                .map(|(name, _)| name.clone())
-                .collect();
-        }
         strip_configuration(config);
     }
     if let Some(Value::Object(vars)) = top.get_mut("variables") {
-        for name in &sensitive_variables {
-            vars.remove(name);
-        }
+        vars.retain(|name, _| !sensitive_variables.contains(name));
     }
     if top.contains_key("planned_values") {
         top.insert("planned_values".to_string(), Value::Object(Map::new()));
@@ -226,7 +205,7 @@ mod tests {
                 "resources": [{"expressions": {"password": {"constant_value": "literal-secret"}, "vpc": {"references": ["aws_vpc.main"]}}}]
             }}
         });
-        strip_plan(&mut plan);
+        strip_plan(&mut plan, &HashSet::from(["db_password".to_string()]));
         let text = plan.to_string();
         for secret in [
             "var-secret",
