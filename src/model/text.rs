@@ -34,6 +34,11 @@ pub fn visible(s: &str) -> String {
     out
 }
 
+/// Multi-line text (a rule file) with each line made [`visible`]; the line breaks stay.
+pub fn visible_lines(s: &str) -> String {
+    s.split('\n').map(visible).collect::<Vec<_>>().join("\n")
+}
+
 /// A string value as a quoted literal, with `"` and `\` escaped and hidden characters visible.
 pub fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -55,6 +60,14 @@ pub fn quoted(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_stay_lines() {
+        assert_eq!(
+            visible_lines("a = 1\nb\u{202e} = 2\n"),
+            "a = 1\nb\\u{202e} = 2\n"
+        );
+    }
 
     #[test]
     fn hidden_characters_become_visible() {

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::graph::{download, mark, measure, now};
 use super::{AppState, Loaded, Tab};
-use crate::model::text::visible;
+use crate::model::text::{visible, visible_lines};
 use crate::rules::{BUILTIN_TOML, Evaluation, RuleError, RuleSet, RuleSeverity, evaluate_document};
 use crate::share::link::LinkError;
 
@@ -329,7 +329,7 @@ pub fn RulesPanel() -> impl IntoView {
                     _ if redacted() => ().into_any(),
                     Some(l) => view! {
                         <div class="rule-editor">
-                            <pre class="link-rules" data-testid="link-rules">{visible(&l.text)}</pre>
+                            <pre class="link-rules" data-testid="link-rules">{visible_lines(&l.text)}</pre>
                         </div>
                     }.into_any(),
                     None => view! { <RuleEditor /> }.into_any(),

@@ -168,6 +168,24 @@ test.describe("Share links", () => {
     }
   });
 
+  test("rules that come with a link are shown and used for that plan only", async ({ page, origin }) => {
+    const bin = join(REPO, "target", "debug", "planlens");
+    if (!existsSync(bin)) execFileSync("cargo", ["build", "-q", "--bin", "planlens"], { cwd: REPO });
+    const rules = join(REPO, "tests", "fixtures", "rules", "warn_only.toml");
+    const link = execFileSync(bin, ["link", SAMPLE, "--base", `${origin}/`, "--rules", rules, "--label", "environment=prod"], { encoding: "utf8" }).trim();
+    await page.goto(link.replace("#", "#tab=rules&"));
+    await expect(page.locator(".summary").getByTestId("verdict")).toHaveAttribute("data-verdict", "warn");
+    await expect(page.getByTestId("rules-from-link")).toBeVisible();
+    await expect(page.getByTestId("rules-environment")).toHaveValue("prod");
+    // The rule file reads as it was written: line by line.
+    expect(await page.getByTestId("link-rules").textContent()).toBe(readFileSync(rules, "utf8"));
+    // Going back to one's own rules (none here: the built-in pack) changes the verdict.
+    await page.getByTestId("rules-use-mine").click();
+    await expect(page.getByTestId("rules-from-link")).toHaveCount(0);
+    await expect(page.locator(".summary").getByTestId("verdict")).toHaveAttribute("data-verdict", "needs-approval");
+    expect(new URL(page.url()).hash).not.toContain("rules=");
+  });
+
   test("a damaged link is refused with a message", async ({ page, pageLog }) => {
     await gotoApp(page, "#p=AXja7b1fb9zGuuX9VQJdvS_geLr");
     await expect(page.getByTestId("load-error")).toContainText("This link cannot be opened");
