@@ -585,3 +585,62 @@ fn link_to_a_published_plan_is_short() {
     ];
     assert_eq!(planlens(&both).0, 64);
 }
+
+#[test]
+fn check_refuses_a_shown_state_and_a_raw_state_with_exit_3() {
+    let expected = planlens::load_plan(
+        std::fs::read("tests/fixtures/shown_state.json").unwrap(),
+        "shown_state.json",
+    )
+    .unwrap_err()
+    .to_string();
+    for command in ["check", "summary"] {
+        let (code, out, err) = planlens(&[command, "tests/fixtures/shown_state.json"]);
+        assert_eq!(code, 3, "{command}: {out}{err}");
+        assert!(out.is_empty(), "{command}: {out}");
+        assert_eq!(
+            err.trim(),
+            format!("planlens: tests/fixtures/shown_state.json: {expected}")
+        );
+        assert!(
+            err.contains("open the output of `terraform show -json plan.out`"),
+            "{err}"
+        );
+        let (code, out, err) = planlens(&[command, "tests/fixtures/state.json"]);
+        assert_eq!(code, 3, "{command}: {out}{err}");
+        assert!(
+            err.contains("This looks like a Terraform state file, not a plan."),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_gzip_plan_and_wrapper_output_open_with_a_note_on_stderr() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("planlens-cli-gz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("plan.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&std::fs::read("tests/fixtures/forget.json").unwrap())
+        .unwrap();
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let (code, out, err) = planlens(&["check", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Verdict: pass (0 deny, 0 warn, 0 info; 7 rules)\n");
+    assert!(
+        err.starts_with("planlens: note: Decompressed gzip ("),
+        "{err}"
+    );
+
+    let (code, out, err) = planlens(&["summary", "tests/fixtures/wrapper_setup_terraform.txt"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.\n"));
+    assert!(
+        err.starts_with(
+            "planlens: note: Removed 1 line before the JSON (`[command]…`) and 7 lines after it"
+        ),
+        "{err}"
+    );
+}

@@ -386,6 +386,9 @@ fn open(path: &str) -> Result<Document, String> {
 fn open_or_report(path: &str) -> Result<Document, ExitCode> {
     match open(path) {
         Ok(doc) => {
+            for note in &doc.notes {
+                eprintln!("planlens: note: {note}");
+            }
             for warning in &doc.warnings {
                 eprintln!("planlens: warning: {warning}");
             }

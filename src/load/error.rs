@@ -42,8 +42,28 @@ pub enum LoadError {
         /// The limit.
         limit: usize,
     },
-    /// UTF-16 text (PowerShell's `>` redirect writes it).
+    /// Text that starts as UTF-16 (PowerShell's `>` redirect writes it) but is not valid UTF-16:
+    /// an odd number of bytes, or half of a surrogate pair.
     Utf16,
+    /// A gzip file that could not be decompressed (damaged, or cut off).
+    BadGzip {
+        /// The decompressor's words.
+        message: String,
+    },
+    /// A gzip file that decompresses to more than [`super::MAX_FILE_BYTES`]; decompression stopped
+    /// there.
+    GzipTooLarge {
+        /// The compressed file's size.
+        compressed: usize,
+        /// The limit on the decompressed size.
+        limit: usize,
+    },
+    /// Only the lines GitHub's setup-terraform wrapper writes around a command's output, and no
+    /// output: Terraform printed nothing (it failed).
+    OnlyWrapperLines {
+        /// The exit code the wrapper reported, when it did.
+        exit_code: Option<i32>,
+    },
     /// Not UTF-8 text.
     NotUtf8 {
         /// 1-based line of the first bad byte.
@@ -91,6 +111,9 @@ pub enum LoadError {
     },
 }
 
+const OPEN_A_PLAN: &str = "Save a plan with `terraform plan -out=plan.out` and open the output of \
+                           `terraform show -json plan.out`.";
+
 const SHOW_JSON: &str = "Planlens opens the output of `terraform show -json PLANFILE`, \
                          `terraform plan -json` logs and driftctl JSON reports";
 
@@ -107,8 +130,28 @@ impl fmt::Display for LoadError {
             ),
             LoadError::Utf16 => write!(
                 f,
-                "The file is UTF-16 text (PowerShell's `>` writes that). Save it as UTF-8, for \
-                 example with `terraform show -json plan.out | Out-File -Encoding utf8 plan.json`."
+                "The file starts as UTF-16 text (PowerShell's `>` writes that) but is damaged: an \
+                 odd number of bytes or a broken character. Write it again, for example with \
+                 `terraform show -json plan.out | Out-File -Encoding utf8 plan.json`."
+            ),
+            LoadError::BadGzip { message } => write!(
+                f,
+                "The file is gzip-compressed but cannot be decompressed ({message}): it is damaged \
+                 or cut off. Was the download or copy complete? `gzip -t FILE` checks it."
+            ),
+            LoadError::GzipTooLarge { compressed, limit } => write!(
+                f,
+                "The file is gzip-compressed ({}) and decompresses to more than {}, the most \
+                 Planlens opens. Split the plan (for example with -target).",
+                megabytes(*compressed),
+                megabytes(*limit)
+            ),
+            LoadError::OnlyWrapperLines { exit_code } => write!(
+                f,
+                "The file holds only the lines GitHub's setup-terraform wrapper writes around a \
+                 command's output ([command]…, ::debug::…), and no output: Terraform printed \
+                 nothing{}. Its error is in the workflow step's log.",
+                exit_code.map_or(String::new(), |c| format!(" (exit code {c})"))
             ),
             LoadError::NotUtf8 { line, column } => write!(
                 f,
@@ -142,14 +185,15 @@ impl fmt::Display for LoadError {
                 ),
                 NotAPlan::State => write!(
                     f,
-                    "This looks like a Terraform state file, not a plan. State files are not \
-                     supported yet; {SHOW_JSON}."
+                    "This looks like a Terraform state file, not a plan. A state records what \
+                     exists, not what a plan would change, and Planlens does not show states yet. \
+                     {OPEN_A_PLAN}"
                 ),
                 NotAPlan::ShownState => write!(
                     f,
-                    "This looks like `terraform show -json` of the current state (no plan file was \
-                     given), not a plan. State is not supported yet; run `terraform plan -out=plan.out` \
-                     and open `terraform show -json plan.out`."
+                    "This is `terraform show -json` of a state, not of a plan (no plan file was \
+                     given): it lists what exists, not what a plan would change, and Planlens does \
+                     not show states yet. {OPEN_A_PLAN}"
                 ),
                 NotAPlan::ProviderSchemas => write!(
                     f,
@@ -170,8 +214,13 @@ impl fmt::Display for LoadError {
                     }
                     write!(
                         f,
-                        "This is JSON, but not a Terraform plan: it has no format_version and none \
-                         of a plan's keys (it has: {}). {SHOW_JSON}.",
+                        "This is JSON, but not a Terraform plan: it has {} none of a plan's keys \
+                         (it has: {}). {SHOW_JSON}.",
+                        if keys.iter().any(|k| k == "format_version") {
+                            "a format_version but"
+                        } else {
+                            "no format_version and"
+                        },
                         if listed.is_empty() {
                             "no keys".to_string()
                         } else {

@@ -5,6 +5,7 @@
 //! state file, a provider schema, other JSON). Plans are detected in the same single parse that
 //! reads them. Never panics on any input.
 
+pub mod decode;
 pub mod driftctl;
 pub mod error;
 pub mod plan_log;
@@ -24,7 +25,9 @@ pub const MAX_FILE_BYTES: usize = 300 * 1024 * 1024;
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
 
-/// Reads a file's bytes as a plan. `name` is the file name, for messages and the title.
+/// Reads a file's bytes as a plan. `name` is the file name, for messages and the title. The
+/// bytes may be gzip-compressed, UTF-16, or wrapped in GitHub Actions lines ([`decode`]); what was
+/// undone is in [`Document::notes`].
 pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(LoadError::TooLarge {
@@ -32,29 +35,24 @@ pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
             limit: MAX_FILE_BYTES,
         });
     }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            let offset = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-                return Err(LoadError::Utf16);
-            }
-            let (line, column) = line_col(&bytes[..offset]);
-            return Err(LoadError::NotUtf8 { line, column });
-        }
-    };
-    load_plan_text(text, name)
+    let decode::Decoded { text, notes } = decode::decode(bytes)?;
+    let mut doc = read_decoded(text, name)?;
+    doc.notes = notes;
+    Ok(doc)
 }
 
-/// Reads text (a pasted plan, or a file already decoded) as a plan, a plan log or a driftctl report.
-pub fn load_plan_text(mut text: String, name: &str) -> Result<Document, LoadError> {
-    if let Some(stripped) = text.strip_prefix('\u{feff}') {
-        text = stripped.to_string();
-    }
+/// Reads text (a pasted plan, a reload, a link) as a plan, a plan log or a driftctl report. Text
+/// goes through the same [`decode`] step as a file's bytes, so pasted wrapper output opens too.
+pub fn load_plan_text(text: String, name: &str) -> Result<Document, LoadError> {
+    load_plan(text.into_bytes(), name)
+}
+
+/// Decoded text → a document.
+fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty);
     }
+    // Decoding UTF-16 can make the text longer than the file was.
     if text.len() > MAX_FILE_BYTES {
         return Err(LoadError::TooLarge {
             bytes: text.len(),
@@ -187,6 +185,9 @@ fn load_driftctl(text: &str, name: &str) -> Result<Document, LoadError> {
 fn classify_plan(plan: &Plan, text: &str, warnings: &mut Vec<String>) -> Result<(), LoadError> {
     match plan.format_version.as_deref() {
         Some(v) => {
+            if !has_plan_keys(plan) {
+                not_a_plan_with_version(plan, text)?;
+            }
             if !KNOWN_FORMAT_VERSIONS.contains(&v) {
                 warnings.push(format!(
                     "This plan's format_version is {v}, which this build of Planlens does not know \
@@ -229,6 +230,64 @@ fn classify_plan(plan: &Plan, text: &str, warnings: &mut Vec<String>) -> Result<
             }
         }
     }
+}
+
+/// Keys only a plan has at the top level. Terraform writes `planned_values` and `configuration` in
+/// every plan (jsonplan/plan.go); a state (`terraform show -json` without a plan file,
+/// jsonstate/state.go) has only `format_version`, `terraform_version` and `values`.
+const PLAN_KEYS: [&str; 17] = [
+    "planned_values",
+    "resource_changes",
+    "resource_drift",
+    "deferred_changes",
+    "output_changes",
+    "prior_state",
+    "configuration",
+    "variables",
+    "relevant_attributes",
+    "checks",
+    "condition_results",
+    "applyable",
+    "complete",
+    "errored",
+    "timestamp",
+    "action_invocations",
+    "deferred_action_invocations",
+];
+
+/// True when the parse saw keys Terraform writes in every plan, so real plans are decided without
+/// a second look.
+fn has_plan_keys(plan: &Plan) -> bool {
+    plan.planned_values.is_some()
+        || plan.configuration.is_some()
+        || plan.prior_state.is_some()
+        || !plan.resource_changes.is_empty()
+        || !plan.resource_drift.is_empty()
+        || !plan.deferred_changes.is_empty()
+        || !plan.output_changes.is_empty()
+}
+
+/// For JSON with a `format_version` but none of the keys [`has_plan_keys`] reads: a plan whose
+/// lists are all empty (written by hand) is still a plan; a state, an empty state
+/// (`{"format_version":"1.0"}`, what `terraform show -json` prints when there is none) and provider
+/// schemas are refused, never shown as "No changes.".
+fn not_a_plan_with_version(plan: &Plan, text: &str) -> Result<(), LoadError> {
+    let keys = top_level_keys(text);
+    if keys.iter().any(|k| PLAN_KEYS.contains(&k.as_str())) {
+        return Ok(());
+    }
+    let only_versions = keys
+        .iter()
+        .all(|k| k == "format_version" || k == "terraform_version");
+    Err(LoadError::NotAPlan(
+        if plan.values.is_some() || only_versions {
+            NotAPlan::ShownState
+        } else if plan.provider_schemas.is_some() {
+            NotAPlan::ProviderSchemas
+        } else {
+            NotAPlan::OtherJson { keys }
+        },
+    ))
 }
 
 /// The top-level keys of a JSON object (for the message about a file that is no known format).
@@ -335,11 +394,4 @@ fn strip_position(e: &serde_json::Error) -> String {
         Some(i) => s[..i].to_string(),
         None => s,
     }
-}
-
-/// 1-based line and column of the end of `bytes`.
-fn line_col(bytes: &[u8]) -> (usize, usize) {
-    let line = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    (line, bytes.len() - line_start + 1)
 }

@@ -65,6 +65,9 @@ pub struct Document {
     pub name: String,
     /// Things the user should know about how the file was read.
     pub warnings: Vec<String>,
+    /// What was undone before the file could be read (decompressed, decoded from UTF-16, GitHub
+    /// Actions lines removed: `load::decode`): information, not a warning.
+    pub notes: Vec<String>,
     /// What kind of input this was, with what it said that the plan model cannot hold.
     pub source: Source,
     /// The file's own text when it was converted (plan logs, driftctl reports, redacted links);
@@ -102,6 +105,7 @@ impl Document {
             cell,
             name,
             warnings: Vec::new(),
+            notes: Vec::new(),
             source: Source::Plan,
             original: None,
             redacted: None,

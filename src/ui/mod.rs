@@ -28,6 +28,11 @@ use crate::model::Document;
 use crate::outputs::OutputRow;
 use crate::summary::Summary;
 
+/// What the file pickers offer: plans, plan logs, driftctl reports, CI logs saved as text and
+/// gzip-compressed copies of any of them (`load::decode` reads them all). Drops are not filtered.
+const PLAN_FILE_TYPES: &str =
+    ".json,.jsonl,.log,.txt,.gz,application/json,text/plain,application/gzip";
+
 /// A plan with everything derived from it once, when it is opened.
 pub struct Loaded {
     /// The parsed plan and its row index.
@@ -292,7 +297,7 @@ pub fn App() -> impl IntoView {
                     <input
                         type="file"
                         data-testid="plan-file"
-                        accept=".json,.jsonl,.log,application/json"
+                        accept=PLAN_FILE_TYPES
                         class="visually-hidden"
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);

@@ -85,11 +85,19 @@ pub fn SummaryPanel() -> impl IntoView {
                 .iter()
                 .map(|w| view! { <div class="banner banner-warn" data-testid="load-warning">{w.clone()}</div> })
                 .collect_view();
+            // What was undone to read the file (gzip, UTF-16, CI wrapper lines): information.
+            let notes = l
+                .doc
+                .notes
+                .iter()
+                .map(|n| view! { <div class="banner banner-info" data-testid="load-note">{n.clone()}</div> })
+                .collect_view();
             view! {
                 <section class="summary" aria-label="Plan summary">
                     {errored}
                     {incomplete}
                     {warnings}
+                    {notes}
                     {diagnostics}
                     <div class="summary-main">
                         <p class="sentence" data-testid="plan-summary">{sentence}</p>

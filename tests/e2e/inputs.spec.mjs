@@ -1,0 +1,123 @@
+// Files as real tools write them open in the browser: UTF-16 (PowerShell's `>`), gzip, and the
+// output of GitHub's setup-terraform wrapper, each with a note saying what was undone; the pickers
+// offer .txt, .gz, .jsonl and .log; a dropped .gz opens; a reload reopens the decoded plan. A state
+// (`terraform show -json` without a plan file) is refused: a message, no verdict, no "No changes.".
+// The UTF-16 and gzip files are made here from our fixtures, so nothing binary is committed.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { test, expect, REPO } from "./harness.mjs";
+import { gotoApp } from "./helpers.mjs";
+
+const FIXTURES = join(REPO, "tests", "fixtures");
+const read = (name) => readFileSync(join(FIXTURES, name));
+
+const FORGET = "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget.";
+const IMPORT = "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.";
+
+/** PowerShell's `terraform show -json plan.out > plan.json`: UTF-16 LE with a byte order mark. */
+const utf16le = (bytes) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes.toString("utf8"), "utf16le")]);
+
+async function choose(page, name, buffer, mimeType = "application/octet-stream") {
+  await page.locator("input[type=file][data-testid=plan-file]").setInputFiles({ name, mimeType, buffer });
+}
+
+async function expectOpened(page, name, sentence, note) {
+  await expect(page.locator(".topbar .doc-name")).toHaveText(name);
+  await expect(page.getByTestId("plan-summary")).toHaveText(sentence);
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  await expect(page.getByTestId("load-warning")).toHaveCount(0);
+  const notes = page.getByTestId("load-note");
+  await expect(notes).toHaveCount(note.length);
+  for (let i = 0; i < note.length; i++) {
+    await expect(notes.nth(i)).toContainText(note[i]);
+    await expect(notes.nth(i)).toBeVisible();
+    await expect(notes.nth(i)).toHaveClass(/\bbanner-info\b/);
+  }
+  await expect(page.getByTestId("verdict")).toBeVisible();
+}
+
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) {
+  test.describe(`real-world inputs (${device})`, () => {
+    test.use({ viewport });
+
+    test("the pickers offer .json, .jsonl, .log, .txt and .gz", async ({ page }) => {
+      await gotoApp(page);
+      for (const input of [page.getByTestId("plan-file"), page.locator(".drop-zone input[type=file]")]) {
+        const accept = (await input.getAttribute("accept")).split(",");
+        for (const type of [".json", ".jsonl", ".log", ".txt", ".gz"]) expect(accept, type).toContain(type);
+      }
+    });
+
+    test("a UTF-16 file opens with a note", async ({ page }) => {
+      await gotoApp(page);
+      await choose(page, "plan.json", utf16le(read("forget.json")));
+      await expectOpened(page, "plan.json", FORGET, ["Decoded UTF-16 LE text (PowerShell's `>` writes UTF-16)."]);
+    });
+
+    test("a .gz file opens with a note, and a reload reopens the plan", async ({ page }) => {
+      await gotoApp(page);
+      const gz = gzipSync(read("forget.json"));
+      await choose(page, "plan.json.gz", gz, "application/gzip");
+      await expectOpened(page, "plan.json.gz", FORGET, [/^Decompressed gzip \(\d+(\.\d)? (bytes|KB) → \d+(\.\d)? KB\)\.$/]);
+      // The tab keeps the decompressed plan: a reload opens it again, with nothing left to undo.
+      await page.reload();
+      await expectOpened(page, "plan.json.gz", FORGET, []);
+    });
+
+    test("setup-terraform wrapper output opens with a note saying what was removed", async ({ page }) => {
+      await gotoApp(page);
+      await choose(page, "wrapper_setup_terraform.txt", read("wrapper_setup_terraform.txt"), "text/plain");
+      await expectOpened(page, "wrapper_setup_terraform.txt", IMPORT, [
+        "Removed 1 line before the JSON (`[command]…`) and 7 lines after it (`::debug::`, `::set-output …::`): " +
+          "written by GitHub's setup-terraform wrapper (`terraform_wrapper: false` turns it off). The JSON itself is unchanged.",
+      ]);
+      if (device === "desktop") await expect(page.getByTestId("resource-row")).toHaveCount(3);
+    });
+
+    test("a wrapped UTF-16 plan log in gzip opens with three notes", async ({ page }) => {
+      await gotoApp(page);
+      await choose(page, "plan.log.gz", gzipSync(utf16le(read("wrapper_plan_log.txt"))));
+      await expectOpened(page, "plan.log.gz", "Plan: 1 to add, 0 to change, 0 to destroy.", [
+        "Decompressed gzip (",
+        "Decoded UTF-16 LE",
+        "Removed 1 line before the JSON",
+      ]);
+    });
+
+    test("a dropped .gz file opens: drops are not filtered by extension", async ({ page }) => {
+      await gotoApp(page);
+      const bytes = [...gzipSync(read("forget.json"))];
+      const dataTransfer = await page.evaluateHandle((bytes) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(bytes)], "plan.json.gz", { type: "application/gzip" }));
+        return dt;
+      }, bytes);
+      await page.dispatchEvent(".app", "dragover", { dataTransfer });
+      await page.dispatchEvent(".app", "drop", { dataTransfer });
+      await expectOpened(page, "plan.json.gz", FORGET, ["Decompressed gzip ("]);
+    });
+
+    test("a shown state is refused: a message, no verdict, no \"No changes.\"", async ({ page }) => {
+      await gotoApp(page);
+      for (const [name, buffer] of [
+        ["state.json", read("shown_state.json")],
+        ["state.json.gz", gzipSync(read("shown_state.json"))],
+      ]) {
+        await choose(page, name, buffer);
+        const error = page.getByTestId("load-error");
+        await expect(error).toBeVisible();
+        await expect(error).toContainText("This is `terraform show -json` of a state, not of a plan");
+        await expect(error).toContainText("open the output of `terraform show -json plan.out`");
+        await expect(page.getByTestId("plan-summary")).toHaveCount(0);
+        await expect(page.getByTestId("verdict")).toHaveCount(0);
+        const body = await page.locator("body").innerText();
+        expect(body).not.toContain("No changes.");
+        expect(body).not.toContain("SECRET");
+      }
+    });
+  });
+}
