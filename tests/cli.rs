@@ -339,7 +339,9 @@ fn drift_prints_the_note_and_one_line_per_resource() {
         ),
         "{out}"
     );
-    assert!(out.contains("structural aws_s3_bucket.logs (deleted outside Terraform)\n"));
+    assert!(out.contains(
+        "structural aws_s3_bucket.logs (deleted outside Terraform: aws_s3_bucket, id acme-staging-logs)\n"
+    ));
     let (code, out, _) = planlens(&["drift", "tests/fixtures/forget.json"]);
     assert_eq!(
         (code, out.as_str()),

@@ -3,12 +3,16 @@
 
 mod common;
 
+use std::collections::BTreeMap;
+
 use planlens::drift::{
     AttributeEffect, Drift, DriftedResource, PlanEffect, Severity, is_refresh_only,
 };
 use planlens::model::source::Source;
 use planlens::model::{Action, RowSource};
-use planlens::{Document, Summary, load_plan};
+use planlens::rules::{Input, RuleSet, Verdict, evaluate_document, evaluate_redacted};
+use planlens::{Document, Summary, load_plan, load_plan_text};
+use serde_json::{Value, json};
 
 fn real(name: &str) -> Option<Document> {
     let dir = common::real_fixtures_dir()?;
@@ -277,23 +281,56 @@ fn relevant_attributes_and_partial_reverts_of_real_plans() {
 }
 
 #[test]
+fn real_drift_of_only_null_becoming_empty_is_not_drift() {
+    // Both files' only drift is `tags: null → {}` (and `root_block_device[0].tags` likewise):
+    // providers writing an empty map for "no tags", which Terraform does not report.
+    for name in [
+        "infracost__fv0_2_plan_with_target_drift.json",
+        "policy-engine__fv1_1_mixed_changes_drift.json",
+    ] {
+        let Some(doc) = real(name) else {
+            return;
+        };
+        assert_eq!(doc.plan().resource_drift.len(), 1, "{name}");
+        let drift = Drift::of(&doc);
+        assert!(drift.resources.is_empty(), "{name}: {:?}", graded(&drift));
+        assert_eq!(drift.note(), None, "{name}");
+        assert!(doc.rows.iter().all(|r| !r.is_drifted), "{name}");
+        let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+        assert!(
+            evaluation
+                .findings
+                .iter()
+                .all(|f| !f.rule_id.ends_with("-drift")),
+            "{name}: {:?}",
+            evaluation.findings
+        );
+    }
+}
+
+#[test]
 fn tag_only_drift_is_minor_even_in_nested_blocks() {
-    let Some(doc) = real("infracost__fv0_2_plan_with_target_drift.json") else {
-        return;
+    let plan = |before: Value, after: Value| {
+        json!({
+            "format_version": "1.2",
+            "terraform_version": "1.9.5",
+            "resource_drift": [drift_entry("aws_instance.web", "update", before, after)],
+            "resource_changes": [planned("aws_instance.web", "no-op", json!({}))],
+        })
     };
+    let doc = load_json(plan(
+        json!({"ami": "ami-1", "root_block_device": [{"tags": {"Backup": "daily"}}], "tags": {"Owner": "a"}}),
+        json!({"ami": "ami-1", "root_block_device": [{"tags": {"Backup": "weekly"}}], "tags": {"Owner": "b"}}),
+    ));
     let drift = Drift::of(&doc);
     assert_eq!(
         graded(&drift),
-        [("aws_instance.web_app_1", Severity::Minor, PlanEffect::Keeps)]
+        [("aws_instance.web", Severity::Minor, PlanEffect::Keeps)]
     );
     assert_eq!(
         drift.resources[0].attribute_paths(),
-        ["root_block_device[0].tags", "tags"]
+        ["root_block_device[0].tags.Backup", "tags.Owner"]
     );
-    let Some(doc) = real("policy-engine__fv1_1_mixed_changes_drift.json") else {
-        return;
-    };
-    assert_eq!((Drift::of(&doc).minor, Drift::of(&doc).structural), (1, 0));
 }
 
 #[test]
@@ -344,6 +381,9 @@ fn our_drift_plan_grades_severity_and_effect() {
     assert_eq!(drift.totals(), "2 structural, 2 minor");
     assert_eq!(drift.resources[0].attribute_paths(), ["password"]);
     let web = &drift.resources[1];
+    // `tags.Owner` is not in relevant_attributes: shown as such, and the grade comes from
+    // `instance_type` alone.
+    assert!(web.relevance_known);
     assert_eq!(
         attributes(web),
         [
@@ -514,5 +554,410 @@ fn driftctl_computed_fields_are_marked_on_their_attributes() {
             ("struct[0].string", true),
             ("updated.field", true)
         ]
+    );
+}
+
+/// A `resource_drift` entry of an AWS resource.
+fn drift_entry(address: &str, action: &str, before: Value, after: Value) -> Value {
+    let (kind, name) = address.split_once('.').unwrap();
+    json!({
+        "address": address, "mode": "managed", "type": kind, "name": name,
+        "provider_name": "registry.terraform.io/hashicorp/aws",
+        "change": {
+            "actions": [action], "before": before, "after": after, "after_unknown": {},
+            "before_sensitive": {}, "after_sensitive": {}
+        }
+    })
+}
+
+/// A planned change whose `after` is `after` (before it: nothing this test looks at).
+fn planned(address: &str, action: &str, after: Value) -> Value {
+    let mut c = drift_entry(address, action, json!({}), after);
+    c["change"]["before"] = c["change"]["after"].clone();
+    c
+}
+
+fn load_json(plan: Value) -> Document {
+    load_plan_text(plan.to_string(), "inline.json").unwrap()
+}
+
+/// Our own fixtures and every real file: what the checks over "every file" run on.
+fn every_file() -> Vec<(String, Document)> {
+    let mut out: Vec<(String, Document)> = [
+        "drift_effects.json",
+        "drift_noise_tf1_14.json",
+        "drift_set_and_deleted.json",
+        "plan_log_drift.jsonl",
+        "driftctl.json",
+    ]
+    .into_iter()
+    .map(|name| (name.to_string(), common::load_own(name)))
+    .collect();
+    if let Some(dir) = common::real_fixtures_dir() {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
+            out.push((name, doc));
+        }
+    }
+    out
+}
+
+/// The test's own reading of "not set": `null`, `[]`, `{}` and `""` become `null`, and object
+/// keys that are then `null` are dropped (an absent key is `null`). Written apart from the code
+/// under test, so the two can be compared.
+fn without_empty(v: &Value) -> Value {
+    match v {
+        Value::String(s) if s.is_empty() => Value::Null,
+        Value::Array(a) if a.is_empty() => Value::Null,
+        Value::Object(o) if o.is_empty() => Value::Null,
+        Value::Array(a) => Value::Array(a.iter().map(without_empty).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), without_empty(v)))
+                .filter(|(_, v)| !v.is_null())
+                .collect(),
+        ),
+        v => v.clone(),
+    }
+}
+
+fn raw(v: Option<&serde_json::value::RawValue>) -> Value {
+    v.map_or(Value::Null, |v| serde_json::from_str(v.get()).unwrap())
+}
+
+#[test]
+fn in_every_file_a_change_between_null_and_empty_is_not_drift() {
+    for (name, doc) in every_file() {
+        if !doc.has_values() {
+            continue;
+        }
+        let drift = Drift::of(&doc);
+        for (i, d) in doc.plan().resource_drift.iter().enumerate() {
+            if d.change.actions != Action::Update {
+                continue;
+            }
+            let same = without_empty(&raw(d.change.before)) == without_empty(&raw(d.change.after));
+            let listed = drift.resources.iter().find(|r| r.entry == i as u32);
+            assert_eq!(
+                listed.is_some(),
+                !same,
+                "{name}: resource_drift[{i}] {} listed as drift: {listed:?}",
+                d.address
+            );
+            // Nor is a resource graded by an empty value: its grade is what its other drifted
+            // attributes make it.
+            if let Some(r) = listed {
+                assert!(!r.attributes.is_empty(), "{name}: {}", r.address);
+            }
+        }
+        // The list's marks, the drift view and the rules read the same decision.
+        for (i, row) in doc.rows.iter().enumerate() {
+            assert_eq!(row.is_drifted, drift.for_row(i).is_some(), "{name} row {i}");
+        }
+    }
+}
+
+#[test]
+fn in_every_file_the_drift_header_says_what_its_attributes_say() {
+    for (name, doc) in every_file() {
+        for r in &Drift::of(&doc).resources {
+            let effects: Vec<AttributeEffect> = r.attributes.iter().map(|a| a.effect).collect();
+            let count = |e: AttributeEffect| effects.iter().filter(|&&x| x == e).count();
+            let (reverted, kept, changed, unknown) = (
+                count(AttributeEffect::Reverted),
+                count(AttributeEffect::Kept),
+                count(AttributeEffect::Changed),
+                count(AttributeEffect::Unknown),
+            );
+            let n = effects.len();
+            let at = format!("{name}: {} {:?} {effects:?}", r.address, r.effect);
+            // Each resource-level effect means one thing about its attributes' effects.
+            match r.effect {
+                PlanEffect::Reverts => assert!(n > 0 && reverted == n, "{at}"),
+                PlanEffect::Keeps => assert!(kept == n && r.action != Action::Delete, "{at}"),
+                PlanEffect::Changes => assert!(n > 0 && changed == n, "{at}"),
+                PlanEffect::Partly => {
+                    assert!(reverted > 0 && reverted < n && unknown == 0, "{at}")
+                }
+                PlanEffect::KeepsPart => {
+                    assert!(
+                        reverted == 0 && kept > 0 && changed > 0 && unknown == 0,
+                        "{at}"
+                    )
+                }
+                PlanEffect::Unknown => assert!(unknown > 0 || !r.values_known || n == 0, "{at}"),
+                PlanEffect::Replaces
+                | PlanEffect::Destroys
+                | PlanEffect::Recreates
+                | PlanEffect::NotInPlan => {
+                    assert!(reverted + kept + changed == 0, "{at}")
+                }
+            }
+            // And it is the one function's answer.
+            let planned = r
+                .rows
+                .iter()
+                .map(|&i| &doc.rows[i as usize])
+                .find(|row| !matches!(row.source, RowSource::Drift(_)))
+                .map(|row| row.action);
+            assert_eq!(
+                PlanEffect::of(planned, r.action, r.values_known, effects.iter().copied()),
+                r.effect,
+                "{at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_real_plan_that_sets_a_third_value_does_not_say_it_keeps_the_drift() {
+    let Some(doc) = real("terraform__showjson_drift.json") else {
+        return;
+    };
+    let drift = Drift::of(&doc);
+    let r = &drift.resources[0];
+    assert_eq!(attributes(r), [("ami", false, AttributeEffect::Changed)]);
+    assert_eq!(r.effect, PlanEffect::Changes);
+    assert_eq!(
+        r.effect.sentence(),
+        "The plan sets the drifted attributes to other values."
+    );
+    assert_eq!(
+        AttributeEffect::Changed.label(),
+        "set to another value by the plan"
+    );
+}
+
+#[test]
+fn a_terraform_1_14_plan_whose_drift_is_only_empty_values_passes() {
+    let doc = common::load_own("drift_noise_tf1_14.json");
+    assert_eq!(
+        Summary::of(&doc).sentence(),
+        "Plan: 1 to add, 1 to change, 0 to destroy."
+    );
+    assert_eq!(doc.plan().resource_drift.len(), 6);
+    let drift = Drift::of(&doc);
+    // Five entries change only null into [], {} or ""; the log group's retention really changed,
+    // but no planned change depends on it.
+    assert_eq!(
+        graded(&drift),
+        [(
+            "aws_cloudwatch_log_group.api",
+            Severity::NotRelevant,
+            PlanEffect::Keeps
+        )]
+    );
+    let log_group = &drift.resources[0];
+    assert!(log_group.relevance_known);
+    assert_eq!(
+        attributes(log_group),
+        [("retention_in_days", false, AttributeEffect::Kept)]
+    );
+    assert_eq!(
+        drift.note().as_deref(),
+        Some("Note: 1 resource has changed outside of Terraform.")
+    );
+    assert_eq!(drift.totals(), "0 structural, 0 minor, 1 not relevant");
+    assert_eq!(
+        (drift.structural, drift.minor, drift.not_relevant),
+        (0, 0, 1)
+    );
+    let drifted: Vec<&str> = doc
+        .rows
+        .iter()
+        .filter(|r| r.is_drifted)
+        .map(|r| &*doc.change(r).address)
+        .collect();
+    assert_eq!(drifted, ["aws_cloudwatch_log_group.api"]);
+
+    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    assert!(evaluation.findings.is_empty(), "{:?}", evaluation.findings);
+    assert_eq!(evaluation.verdict, Verdict::Pass);
+}
+
+#[test]
+fn drift_outside_relevant_attributes_counts_for_nothing() {
+    let plan = |relevant: Value, changes: Value| {
+        json!({
+            "format_version": "1.2",
+            "terraform_version": "1.14.0",
+            "resource_drift": [drift_entry(
+                "aws_instance.web",
+                "update",
+                json!({"instance_type": "t3.small", "tags": {"Owner": "a"}, "user_data": null}),
+                json!({"instance_type": "t3.large", "tags": {"Owner": "b"}, "user_data": ""}),
+            )],
+            "resource_changes": changes,
+            "relevant_attributes": relevant,
+        })
+    };
+    let no_op = json!([planned(
+        "aws_instance.web",
+        "no-op",
+        json!({"instance_type": "t3.large", "tags": {"Owner": "b"}, "user_data": ""})
+    )]);
+    let grade = |doc: &Document| {
+        let drift = Drift::of(doc);
+        let r = &drift.resources[0];
+        (
+            r.severity,
+            attributes(r).iter().map(|a| a.1).collect::<Vec<_>>(),
+        )
+    };
+    // Only the tag matters to the plan: the resized instance does not make it structural.
+    let doc = load_json(plan(
+        json!([{"resource": "aws_instance.web", "attribute": ["tags", "Owner"]}]),
+        no_op.clone(),
+    ));
+    assert_eq!(grade(&doc), (Severity::Minor, vec![false, true]));
+    // Nothing of it matters: not relevant, and no rule fires on it.
+    let doc = load_json(plan(
+        json!([{"resource": "aws_instance.other", "attribute": ["id"]}]),
+        no_op.clone(),
+    ));
+    assert_eq!(grade(&doc), (Severity::NotRelevant, vec![false, false]));
+    let drift = Drift::of(&doc);
+    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    assert!(evaluation.findings.is_empty(), "{:?}", evaluation.findings);
+    // The whole attribute named: relevant.
+    let doc = load_json(plan(
+        json!([{"resource": "aws_instance.web", "attribute": ["instance_type"]}]),
+        no_op,
+    ));
+    assert_eq!(grade(&doc), (Severity::Structural, vec![true, false]));
+    // A refresh-only plan shows all its drift, as Terraform does: relevance does not apply.
+    let doc = load_json(plan(
+        json!([{"resource": "aws_instance.other", "attribute": ["id"]}]),
+        json!([]),
+    ));
+    assert!(is_refresh_only(&doc));
+    assert_eq!(grade(&doc), (Severity::Structural, vec![false, false]));
+    assert!(!Drift::of(&doc).resources[0].relevance_known);
+}
+
+#[test]
+fn drift_the_plan_keeps_sets_or_partly_keeps_says_so_in_every_place() {
+    let doc = common::load_own("drift_set_and_deleted.json");
+    let drift = Drift::of(&doc);
+    assert_eq!(
+        graded(&drift),
+        [
+            (
+                "aws_autoscaling_group.web",
+                Severity::Structural,
+                PlanEffect::Keeps
+            ),
+            (
+                "aws_instance.app",
+                Severity::Structural,
+                PlanEffect::Changes
+            ),
+            (
+                "aws_instance.batch",
+                Severity::Structural,
+                PlanEffect::KeepsPart
+            ),
+            (
+                "aws_s3_bucket.logs",
+                Severity::Structural,
+                PlanEffect::Recreates
+            ),
+        ]
+    );
+    assert_eq!(
+        attributes(&drift.resources[0]),
+        [("desired_capacity", false, AttributeEffect::Kept)]
+    );
+    assert_eq!(
+        attributes(&drift.resources[1]),
+        [("instance_type", false, AttributeEffect::Changed)]
+    );
+    assert_eq!(
+        attributes(&drift.resources[2]),
+        [
+            ("ebs_optimized", false, AttributeEffect::Kept),
+            ("instance_type", false, AttributeEffect::Changed)
+        ]
+    );
+    // No relevant_attributes in this plan: nothing is marked either way.
+    assert!(drift.resources.iter().all(|r| !r.relevance_known));
+}
+
+#[test]
+fn a_resource_deleted_outside_terraform_says_what_it_was() {
+    let doc = common::load_own("drift_set_and_deleted.json");
+    let drift = Drift::of(&doc);
+    let logs = drift
+        .resources
+        .iter()
+        .find(|r| r.address == "aws_s3_bucket.logs")
+        .unwrap();
+    assert_eq!(logs.action, Action::Delete);
+    let deleted = logs.deleted.as_ref().unwrap();
+    assert_eq!(
+        (deleted.resource_type.as_str(), deleted.id.as_deref()),
+        ("aws_s3_bucket", Some("acme-prod-logs"))
+    );
+    assert_eq!(
+        logs.what(),
+        "deleted outside Terraform: aws_s3_bucket, id acme-prod-logs"
+    );
+    assert_eq!(logs.effect.sentence(), "The plan creates it again.");
+
+    // The structural-drift finding says so too, instead of "(none)".
+    let labels = BTreeMap::new();
+    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &labels);
+    let message = |e: &planlens::rules::Evaluation| {
+        e.findings
+            .iter()
+            .find(|f| f.rule_id == "structural-drift" && f.message.contains("aws_s3_bucket.logs"))
+            .map(|f| f.message.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        message(&evaluation),
+        "Structural drift on aws_s3_bucket.logs needs a human: deleted outside Terraform: \
+         aws_s3_bucket, id acme-prod-logs"
+    );
+    // A redacted link's finding keeps the type, not the id (a value).
+    let redacted = evaluate_redacted(
+        &Input::from_document(&doc, &drift),
+        &RuleSet::builtin(),
+        &labels,
+    );
+    assert_eq!(
+        message(&redacted),
+        "Structural drift on aws_s3_bucket.logs needs a human: deleted outside Terraform: \
+         aws_s3_bucket"
+    );
+    // The id is not carried into a redacted link's drift.
+    let carried: planlens::drift::DriftedResource =
+        serde_json::from_str(&serde_json::to_string(logs).unwrap()).unwrap();
+    assert_eq!(carried.deleted.unwrap().id, None);
+
+    // A sensitive id is not shown.
+    let mut entry = drift_entry(
+        "aws_ssm_parameter.token",
+        "delete",
+        json!({"id": "/prod/token", "value": "x"}),
+        Value::Null,
+    );
+    entry["change"]["before_sensitive"] = json!({"id": true, "value": true});
+    let doc = load_json(json!({
+        "format_version": "1.2",
+        "resource_drift": [entry],
+        "resource_changes": [],
+    }));
+    let drift = Drift::of(&doc);
+    assert_eq!(
+        drift.resources[0].what(),
+        "deleted outside Terraform: aws_ssm_parameter"
     );
 }

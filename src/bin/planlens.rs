@@ -493,10 +493,15 @@ fn drift(path: &str, json: bool) -> ExitCode {
                 "severity": r.severity.key(),
                 "action": r.action.names().join(","),
                 "attributes": r.attribute_paths(),
+                "deleted": r.deleted.as_ref().map(|d| serde_json::json!({
+                    "type": d.resource_type,
+                    "id": d.id,
+                })),
                 "plan": r.effect.key(),
             })).collect::<Vec<_>>(),
             "minor": drift.minor,
             "structural": drift.structural,
+            "not_relevant": drift.not_relevant,
         });
         if let Some(f) = facts {
             out["unmanaged"] = f.unmanaged.into();
@@ -530,16 +535,10 @@ fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>) -> String {
         None => out.push_str("No drift: nothing changed outside of Terraform.\n"),
     }
     for r in &drift.resources {
-        let what = if r.action == Action::Delete {
-            " (deleted outside Terraform)".to_string()
-        } else if !r.values_known {
-            String::new()
+        let what = if r.values_known || r.action == Action::Delete {
+            format!(" ({})", visible(&r.what()))
         } else {
-            let mut paths = r.attribute_paths();
-            if r.more_attributes > 0 {
-                paths.push(format!("{} more", r.more_attributes));
-            }
-            format!(" ({})", visible(&paths.join(", ")))
+            String::new()
         };
         // A driftctl report has no plan to say anything about.
         let effect = match facts {
@@ -548,7 +547,7 @@ fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>) -> String {
         };
         out.push_str(&format!(
             "{:<10} {}{what}{effect}\n",
-            r.severity.key(),
+            r.severity.label(),
             visible(&r.address),
         ));
     }

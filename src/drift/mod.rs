@@ -3,28 +3,70 @@
 //! One model for every drift source: a plan's `resource_drift` (including refresh-only plans), a
 //! `terraform plan -json` log's `resource_drift` messages, and driftctl reports (converted on load).
 //!
-//! Severity follows the team's remediation policy: drift confined to tags and labels is minor
-//! (auto-remediate); any other changed attribute, or an object deleted outside Terraform, is
-//! structural (a human decides). When the input has no values (plan logs) drift counts as
-//! structural, since nothing shows it was only tags. Terraform 1.0.0 listed unchanged resources in
-//! `resource_drift`; entries whose values are equal are not drift and are skipped.
+//! What counts as drift follows Terraform: a change between `null` and an empty value (`[]`, `{}`,
+//! `""`) is not one (providers normalise "not set" either way), so an entry with nothing else is
+//! not drift, and Terraform 1.0.0's unchanged entries neither ([`is_unchanged_drift`]). When the
+//! plan says which attributes its changes depend on (`relevant_attributes`, Terraform 1.2+, not in
+//! refresh-only plans), drift outside them is not relevant to the plan: Terraform does not show it.
+//!
+//! Severity follows the team's remediation policy, over the relevant attributes: drift confined to
+//! tags and labels is minor (auto-remediate); any other changed attribute, or an object deleted
+//! outside Terraform, is structural (a human decides); a resource none of whose drifted attributes
+//! is relevant is graded "not relevant". When the input has no values (plan logs) drift counts as
+//! structural, since nothing shows it was only tags.
+//!
+//! What the plan does about it comes from one function ([`PlanEffect::of`], over
+//! [`AttributeEffect`]s), so the header, the list and the attribute table say the same thing.
 
 /// How a drifted resource must be remediated, per the team's policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Severity {
     /// Only tags or labels (`tags`, `tags_all`, `labels`) changed: auto-remediate.
     Minor,
     /// Any other attribute changed, or the object was deleted: alert, a human decides.
     Structural,
+    /// Every drifted attribute is outside the plan's `relevant_attributes`: the plan does not
+    /// depend on it (Terraform does not show it). Listed last, never a reason to deny.
+    NotRelevant,
 }
 
 impl Severity {
-    /// Lowercase name for text output, JSON and CSS.
+    /// Stable name for text output, JSON, CSS and rules (`drift = "not-relevant"`).
     pub fn key(self) -> &'static str {
         match self {
             Severity::Minor => "minor",
             Severity::Structural => "structural",
+            Severity::NotRelevant => "not-relevant",
+        }
+    }
+
+    /// The grade as the drift view writes it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Minor => "minor",
+            Severity::Structural => "structural",
+            Severity::NotRelevant => "not relevant",
+        }
+    }
+
+    /// The grade of a drifted resource. `relevance_known`: the plan has `relevant_attributes`, so
+    /// an attribute outside them does not count.
+    fn of(
+        action: Action,
+        values_known: bool,
+        relevance_known: bool,
+        attributes: &[DriftedAttribute],
+        more_attributes: usize,
+    ) -> Severity {
+        if action == Action::Delete || !values_known || more_attributes > 0 {
+            return Severity::Structural;
+        }
+        let mut counted = attributes.iter().filter(|a| a.relevant || !relevance_known);
+        match counted.next() {
+            None if relevance_known => Severity::NotRelevant,
+            Some(first) if !first.is_tag || counted.any(|a| !a.is_tag) => Severity::Structural,
+            _ => Severity::Minor,
         }
     }
 }
@@ -35,8 +77,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::model::document::drift_address;
+use crate::model::document::{drift_address, same_ignoring_empty};
 use crate::model::{Action, Address, Document, RowSource, Source};
+
+pub use crate::model::document::is_unchanged_drift;
 
 /// Top-level attributes whose drift alone is minor.
 pub const TAG_ATTRIBUTES: [&str; 3] = ["tags", "tags_all", "labels"];
@@ -54,8 +98,52 @@ pub enum AttributeEffect {
     Kept,
     /// The plan sets a third value.
     Changed,
-    /// The planned value is known only after apply, or the plan does not touch the object.
+    /// The planned value is known only after apply, or the plan does not update the object.
     Unknown,
+}
+
+impl AttributeEffect {
+    /// What the plan does about the drifted attribute at `path`: its planned value compared with
+    /// the values before and after the drift (`null` and empty values count as one).
+    fn of(planned: Option<&Planned>, before: &Value, after: &Value, path: &[Step]) -> Self {
+        let Some(planned) = planned else {
+            return AttributeEffect::Unknown;
+        };
+        match planned.action {
+            Action::NoOp => AttributeEffect::Kept,
+            Action::Update | Action::Read if is_marked(&planned.unknown, path) => {
+                AttributeEffect::Unknown
+            }
+            Action::Update | Action::Read => {
+                let value = at(&planned.after, path);
+                if same_ignoring_empty(value, at(before, path)) {
+                    AttributeEffect::Reverted
+                } else if same_ignoring_empty(value, at(after, path)) {
+                    AttributeEffect::Kept
+                } else {
+                    AttributeEffect::Changed
+                }
+            }
+            _ => AttributeEffect::Unknown,
+        }
+    }
+
+    /// The attribute table's words for it ("" when not known).
+    pub fn label(self) -> &'static str {
+        match self {
+            AttributeEffect::Reverted => "reverted by the plan",
+            AttributeEffect::Kept => "kept by the plan",
+            AttributeEffect::Changed => "set to another value by the plan",
+            AttributeEffect::Unknown => "",
+        }
+    }
+}
+
+/// The planned change of a drifted resource, parsed once.
+struct Planned {
+    action: Action,
+    after: Value,
+    unknown: Value,
 }
 
 /// One drifted attribute path.
@@ -85,27 +173,76 @@ pub enum PlanEffect {
     Reverts,
     /// The plan keeps the drifted values (configuration matches them, or `ignore_changes`).
     Keeps,
+    /// The plan sets every drifted attribute to a third value.
+    Changes,
     /// Some drifted attributes go back, others do not.
     Partly,
+    /// None goes back: the plan keeps some drifted values and sets others to a third value.
+    KeepsPart,
     /// The plan replaces the object.
     Replaces,
     /// The plan destroys (or forgets) the object.
     Destroys,
     /// The object was deleted outside Terraform and the plan creates it again.
     Recreates,
-    /// The plan has no change for it (refresh-only plans and drift reports).
+    /// The plan has no change for it (refresh-only plans and drift reports), or a no-op for an
+    /// object deleted outside Terraform.
     NotInPlan,
     /// The input has no values to compare (plan logs), or the planned values are unknown.
     Unknown,
 }
 
 impl PlanEffect {
+    /// What the plan does about a drifted resource: from its planned action (`None`: the plan has
+    /// no change for it), what happened outside Terraform, and, for an update or a no-op, what it
+    /// does about each drifted attribute. The one place the drift header, the list and the
+    /// attribute table take their words from, so they cannot disagree.
+    pub fn of(
+        planned: Option<Action>,
+        drift: Action,
+        values_known: bool,
+        attributes: impl IntoIterator<Item = AttributeEffect>,
+    ) -> PlanEffect {
+        match planned {
+            None => return PlanEffect::NotInPlan,
+            Some(Action::Replace(_)) => return PlanEffect::Replaces,
+            Some(Action::Delete | Action::Forget) => return PlanEffect::Destroys,
+            Some(Action::Create) if drift == Action::Delete => return PlanEffect::Recreates,
+            // Nothing of a deleted object is kept or reverted: the plan just leaves it be.
+            Some(Action::NoOp) if drift == Action::Delete => return PlanEffect::NotInPlan,
+            // The configuration matches what refresh found (every attribute is kept), values or
+            // not.
+            Some(Action::NoOp) => return PlanEffect::Keeps,
+            Some(_) if !values_known => return PlanEffect::Unknown,
+            Some(_) => {}
+        }
+        let [mut reverted, mut kept, mut changed] = [0usize; 3];
+        for effect in attributes {
+            match effect {
+                AttributeEffect::Reverted => reverted += 1,
+                AttributeEffect::Kept => kept += 1,
+                AttributeEffect::Changed => changed += 1,
+                AttributeEffect::Unknown => return PlanEffect::Unknown,
+            }
+        }
+        match (reverted, kept, changed) {
+            (0, 0, 0) => PlanEffect::Unknown,
+            (_, 0, 0) => PlanEffect::Reverts,
+            (0, _, 0) => PlanEffect::Keeps,
+            (0, 0, _) => PlanEffect::Changes,
+            (0, _, _) => PlanEffect::KeepsPart,
+            _ => PlanEffect::Partly,
+        }
+    }
+
     /// Stable lowercase name for JSON, CSS and tests.
     pub fn key(self) -> &'static str {
         match self {
             PlanEffect::Reverts => "reverts",
             PlanEffect::Keeps => "keeps",
+            PlanEffect::Changes => "changes",
             PlanEffect::Partly => "partly",
+            PlanEffect::KeepsPart => "keeps-part",
             PlanEffect::Replaces => "replaces",
             PlanEffect::Destroys => "destroys",
             PlanEffect::Recreates => "recreates",
@@ -114,17 +251,59 @@ impl PlanEffect {
         }
     }
 
-    /// A sentence for the drift view.
+    /// A sentence for the drift view's header, the CLI and the PR comment.
     pub fn sentence(self) -> &'static str {
         match self {
             PlanEffect::Reverts => "The plan reverts this drift.",
             PlanEffect::Keeps => "The plan keeps the drifted values.",
+            PlanEffect::Changes => "The plan sets the drifted attributes to other values.",
             PlanEffect::Partly => "The plan reverts part of this drift.",
+            PlanEffect::KeepsPart => {
+                "The plan keeps part of this drift and sets the rest to other values."
+            }
             PlanEffect::Replaces => "The plan replaces this resource.",
             PlanEffect::Destroys => "The plan destroys this resource.",
-            PlanEffect::Recreates => "Deleted outside Terraform; the plan creates it again.",
+            PlanEffect::Recreates => "The plan creates it again.",
             PlanEffect::NotInPlan => "The plan does not change this resource.",
             PlanEffect::Unknown => "Whether the plan reverts this drift is not known.",
+        }
+    }
+
+    /// A few words for the drift list.
+    pub fn label(self) -> &'static str {
+        match self {
+            PlanEffect::Reverts => "plan reverts it",
+            PlanEffect::Keeps => "plan keeps it",
+            PlanEffect::Changes => "plan sets other values",
+            PlanEffect::Partly => "plan reverts part",
+            PlanEffect::KeepsPart => "plan keeps part",
+            PlanEffect::Replaces => "plan replaces it",
+            PlanEffect::Destroys => "plan destroys it",
+            PlanEffect::Recreates => "plan recreates it",
+            PlanEffect::NotInPlan => "not in plan",
+            PlanEffect::Unknown => "effect unknown",
+        }
+    }
+}
+
+/// What an object deleted outside Terraform was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeletedObject {
+    /// Its resource type, e.g. `aws_s3_bucket`.
+    pub resource_type: String,
+    /// Its `id` before the deletion, when the input has it and it is not sensitive. An attribute
+    /// value: never written into a redacted link.
+    #[serde(skip)]
+    pub id: Option<String>,
+}
+
+impl DeletedObject {
+    /// `deleted outside Terraform: aws_s3_bucket, id acme-logs`; the id only when `with_id`
+    /// (redacted findings carry no value).
+    pub fn sentence(&self, with_id: bool) -> String {
+        match self.id.as_deref().filter(|_| with_id) {
+            Some(id) => format!("deleted outside Terraform: {}, id {id}", self.resource_type),
+            None => format!("deleted outside Terraform: {}", self.resource_type),
         }
     }
 }
@@ -141,10 +320,10 @@ pub struct DriftedResource {
     /// What happened outside Terraform: `Update`, or `Delete` for an object deleted outside.
     #[serde(with = "crate::model::action::by_key")]
     pub action: Action,
-    /// Minor (tags only) or structural.
+    /// Minor (tags only), structural, or not relevant to the plan.
     pub severity: Severity,
     /// Drifted attribute paths, at most [`MAX_PATHS`]; empty for deletes and for inputs without
-    /// values.
+    /// values. Changes between `null` and an empty value are not among them.
     pub attributes: Vec<DriftedAttribute>,
     /// Paths left out beyond [`MAX_PATHS`].
     pub more_attributes: usize,
@@ -152,6 +331,13 @@ pub struct DriftedResource {
     pub paths: Vec<String>,
     /// False when the input carries no values (plan logs): the attributes are not known.
     pub values_known: bool,
+    /// True when the plan says which attributes are relevant (`relevant_attributes`), so an
+    /// attribute whose `relevant` is false is not relevant to this plan.
+    #[serde(default)]
+    pub relevance_known: bool,
+    /// For an object deleted outside Terraform, what it was.
+    #[serde(default)]
+    pub deleted: Option<DeletedObject>,
     /// What the plan does about it.
     pub effect: PlanEffect,
 }
@@ -161,17 +347,38 @@ impl DriftedResource {
     pub fn attribute_paths(&self) -> Vec<String> {
         self.paths.clone()
     }
+
+    /// What changed, in a line: the drifted paths (and how many more), what a deleted object was,
+    /// or that a plan log does not say.
+    pub fn what(&self) -> String {
+        if let Some(deleted) = &self.deleted {
+            return deleted.sentence(true);
+        }
+        if self.action == Action::Delete {
+            return "deleted outside Terraform".to_string();
+        }
+        if !self.values_known {
+            return "attributes not in the log".to_string();
+        }
+        let mut paths = self.paths.clone();
+        if self.more_attributes > 0 {
+            paths.push(format!("{} more", self.more_attributes));
+        }
+        paths.join(", ")
+    }
 }
 
 /// Everything that drifted in a document.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Drift {
-    /// Drifted resources in the plan's (address) order.
+    /// Drifted resources in the plan's (address) order, those not relevant to the plan last.
     pub resources: Vec<DriftedResource>,
     /// Resources whose drift is minor.
     pub minor: usize,
     /// Resources whose drift is structural.
     pub structural: usize,
+    /// Resources whose drift is not relevant to the plan.
+    pub not_relevant: usize,
     /// Per document row, the index into `resources` of its drift.
     by_row: Vec<Option<u32>>,
 }
@@ -196,17 +403,20 @@ impl Drift {
                     .push(i as u32);
             }
         }
-        let relevant = relevant_attributes(plan.relevant_attributes);
+        // Terraform shows all of a refresh-only plan's drift, and otherwise only what
+        // `relevant_attributes` names (command/jsonformat's precomputeDiffs).
+        let relevance = if is_refresh_only(doc) {
+            None
+        } else {
+            relevant_attributes(plan.relevant_attributes)
+        };
         let computed: &[(String, String)] = match &doc.source {
             Source::Driftctl(f) => &f.computed,
             _ => &[],
         };
         let values_known = doc.has_values();
 
-        let mut drift = Drift {
-            by_row: vec![None; doc.rows.len()],
-            ..Drift::default()
-        };
+        let mut resources = Vec::new();
         for (entry, d) in plan.resource_drift.iter().enumerate() {
             let address = drift_address(d).into_owned();
             let rows = if d.address.is_empty() {
@@ -214,29 +424,20 @@ impl Drift {
             } else {
                 by_address.get(&*address).cloned().unwrap_or_default()
             };
-            let planned = rows
+            let planned_row = rows
                 .iter()
                 .map(|&r| &doc.rows[r as usize])
                 .find(|r| !matches!(r.source, RowSource::Drift(_)));
             let action = d.change.actions;
+            let before = parse(d.change.before);
             let mut attributes = Vec::new();
             let mut more_attributes = 0;
-            let mut effect = match planned.map(|r| r.action) {
-                None => PlanEffect::NotInPlan,
-                Some(Action::Replace(_)) => PlanEffect::Replaces,
-                Some(Action::Delete | Action::Forget) => PlanEffect::Destroys,
-                Some(Action::Create) if action == Action::Delete => PlanEffect::Recreates,
-                Some(Action::NoOp) => PlanEffect::Keeps,
-                Some(_) if !values_known => PlanEffect::Unknown,
-                Some(_) => PlanEffect::Reverts, // refined per attribute below
-            };
             if values_known && action != Action::Delete {
-                let before = parse(d.change.before);
                 let after = parse(d.change.after);
-                // Terraform 1.0.0's unchanged entries (the test `is_unchanged_drift` makes for
-                // the document's rows, on the values parsed here anyway).
+                // The decision `is_unchanged_drift` makes for the document's rows, on the values
+                // parsed here anyway.
                 let both = d.change.before.is_some() && d.change.after.is_some();
-                if action == Action::Update && both && before == after {
+                if action == Action::Update && both && same_ignoring_empty(&before, &after) {
                     continue;
                 }
                 let sensitive = [
@@ -247,30 +448,21 @@ impl Drift {
                 changed_paths(&before, &after, &sensitive, &mut Vec::new(), &mut paths);
                 more_attributes = paths.len().saturating_sub(MAX_PATHS);
                 paths.truncate(MAX_PATHS);
-                let planned_change = planned.map(|r| &doc.change(r).change);
-                let planned_after = planned_change.map(|c| parse(c.after));
-                let planned_unknown = planned_change.map(|c| parse(c.after_unknown));
-                let rel = relevant.get(address.as_str());
+                let planned = planned_row.map(|r| {
+                    let c = &doc.change(r).change;
+                    Planned {
+                        action: r.action,
+                        after: parse(c.after),
+                        unknown: parse(c.after_unknown),
+                    }
+                });
+                let relevant: Vec<&Vec<Step>> = relevance
+                    .iter()
+                    .flat_map(|m| [m.get(address.as_str()), m.get("")])
+                    .flatten()
+                    .flatten()
+                    .collect();
                 for path in paths {
-                    let attr_effect = match (&planned_after, planned.map(|r| r.action)) {
-                        (Some(pa), Some(Action::Update | Action::Read)) => {
-                            let unknown = planned_unknown
-                                .as_ref()
-                                .is_some_and(|u| is_unknown(u, &path));
-                            let planned_value = lookup(pa, &path);
-                            if unknown {
-                                AttributeEffect::Unknown
-                            } else if planned_value == lookup(&before, &path) {
-                                AttributeEffect::Reverted
-                            } else if planned_value == lookup(&after, &path) {
-                                AttributeEffect::Kept
-                            } else {
-                                AttributeEffect::Changed
-                            }
-                        }
-                        (_, Some(Action::NoOp)) => AttributeEffect::Kept,
-                        _ => AttributeEffect::Unknown,
-                    };
                     attributes.push(DriftedAttribute {
                         path: display_path(&path),
                         top: match path.first() {
@@ -281,63 +473,50 @@ impl Drift {
                         is_tag: path.iter().any(
                             |s| matches!(s, Step::Key(k) if TAG_ATTRIBUTES.contains(&k.as_str())),
                         ),
-                        relevant: rel.is_some_and(|r| {
-                            r.iter().any(|p| is_prefix(p, &path) || is_prefix(&path, p))
-                        }),
-                        effect: attr_effect,
+                        relevant: relevant
+                            .iter()
+                            .any(|r| is_prefix(r, &path) || is_prefix(&path, r)),
+                        effect: AttributeEffect::of(planned.as_ref(), &before, &after, &path),
                         computed: computed
                             .iter()
                             .any(|(a, p)| *a == address && *p == dotted(&path)),
                     });
                 }
-                if effect == PlanEffect::Reverts {
-                    let reverted = attributes
-                        .iter()
-                        .filter(|a| a.effect == AttributeEffect::Reverted)
-                        .count();
-                    effect = if attributes
-                        .iter()
-                        .any(|a| a.effect == AttributeEffect::Unknown)
-                    {
-                        PlanEffect::Unknown
-                    } else if reverted == attributes.len() {
-                        PlanEffect::Reverts
-                    } else if reverted == 0 {
-                        PlanEffect::Keeps
-                    } else {
-                        PlanEffect::Partly
-                    };
-                }
             }
-            let severity = if action == Action::Delete || (!values_known) {
-                Severity::Structural
-            } else if attributes.iter().all(|a| a.is_tag) && more_attributes == 0 {
-                Severity::Minor
-            } else {
-                Severity::Structural
-            };
-            match severity {
-                Severity::Minor => drift.minor += 1,
-                Severity::Structural => drift.structural += 1,
-            }
-            let index = drift.resources.len() as u32;
-            for &r in &rows {
-                drift.by_row[r as usize].get_or_insert(index);
-            }
-            drift.resources.push(DriftedResource {
+            let relevance_known = relevance.is_some() && values_known;
+            let deleted = (action == Action::Delete).then(|| DeletedObject {
+                resource_type: d.resource_type.to_string(),
+                id: object_id(&before, &parse(d.change.before_sensitive)),
+            });
+            resources.push(DriftedResource {
                 paths: attributes.iter().map(|a| a.path.clone()).collect(),
                 entry: entry as u32,
                 address,
                 rows,
                 action,
-                severity,
+                severity: Severity::of(
+                    action,
+                    values_known,
+                    relevance_known,
+                    &attributes,
+                    more_attributes,
+                ),
+                effect: PlanEffect::of(
+                    planned_row.map(|r| r.action),
+                    action,
+                    values_known,
+                    attributes.iter().map(|a| a.effect),
+                ),
                 attributes,
                 more_attributes,
                 values_known,
-                effect,
+                relevance_known,
+                deleted,
             });
         }
-        drift
+        // Stable: plan order within each part.
+        resources.sort_by_key(|r| r.severity == Severity::NotRelevant);
+        Drift::from_resources(resources, doc.rows.len())
     }
 
     /// The drift of a document of `rows` rows made of already graded resources (a redacted share
@@ -351,6 +530,7 @@ impl Drift {
             match r.severity {
                 Severity::Minor => drift.minor += 1,
                 Severity::Structural => drift.structural += 1,
+                Severity::NotRelevant => drift.not_relevant += 1,
             }
             for &row in &r.rows {
                 if let Some(slot) = drift.by_row.get_mut(row as usize) {
@@ -383,9 +563,14 @@ impl Drift {
         }
     }
 
-    /// `2 structural, 1 minor`-style totals.
+    /// `2 structural, 1 minor`-style totals, with `, 3 not relevant` when some drift is not
+    /// relevant to the plan.
     pub fn totals(&self) -> String {
-        format!("{} structural, {} minor", self.structural, self.minor)
+        let mut s = format!("{} structural, {} minor", self.structural, self.minor);
+        if self.not_relevant > 0 {
+            s.push_str(&format!(", {} not relevant", self.not_relevant));
+        }
+        s
     }
 }
 
@@ -417,10 +602,24 @@ fn child<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
     }
 }
 
-fn lookup<'v>(v: &'v Value, path: &[Step]) -> Option<&'v Value> {
+/// The value at `path` (`null` where there is none).
+fn at<'v>(v: &'v Value, path: &[Step]) -> &'v Value {
     path.iter()
         .try_fold(v, |v, s| child(v, s))
-        .filter(|v| !v.is_null())
+        .unwrap_or(&Value::Null)
+}
+
+/// A deleted object's `id` from its value before the deletion, unless it is sensitive.
+fn object_id(before: &Value, before_sensitive: &Value) -> Option<String> {
+    let path = [Step::Key("id".to_string())];
+    if is_marked(before_sensitive, &path) {
+        return None;
+    }
+    match at(before, &path) {
+        Value::String(id) if !id.is_empty() => Some(id.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
 }
 
 /// True when a sensitivity or unknown mirror marks the path (or an ancestor) with `true`.
@@ -438,12 +637,10 @@ fn is_marked(mirror: &Value, path: &[Step]) -> bool {
     v == &Value::Bool(true)
 }
 
-fn is_unknown(mirror: &Value, path: &[Step]) -> bool {
-    is_marked(mirror, path)
-}
-
 /// Collects the paths where `before` and `after` differ, descending through objects and
-/// equal-length lists, stopping at sensitive values (their insides are not named).
+/// equal-length lists, stopping at sensitive values (their insides are not named). A difference
+/// between `null` and an empty value is none ([`same_ignoring_empty`]), so this finds no path
+/// exactly when the two are the same for it.
 fn changed_paths(
     before: &Value,
     after: &Value,
@@ -451,7 +648,7 @@ fn changed_paths(
     path: &mut Vec<Step>,
     out: &mut Vec<Vec<Step>>,
 ) {
-    if before == after || out.len() > MAX_PATHS {
+    if out.len() > MAX_PATHS || same_ignoring_empty(before, after) {
         return;
     }
     let sensitive_here = sensitive.iter().any(|m| is_marked(m, path));
@@ -518,9 +715,10 @@ fn display_path(path: &[Step]) -> String {
     s
 }
 
-/// `relevant_attributes` as address → paths. Steps are strings (attributes, map keys) or numbers
-/// (list indexes).
-fn relevant_attributes(raw: Option<&RawValue>) -> HashMap<String, Vec<Vec<Step>>> {
+/// `relevant_attributes` as address → paths (an empty address stands for every resource, as in
+/// Terraform's renderer); `None` when the plan does not have them. Steps are strings (attributes,
+/// map keys) or numbers (list indexes).
+fn relevant_attributes(raw: Option<&RawValue>) -> Option<HashMap<String, Vec<Vec<Step>>>> {
     #[derive(serde::Deserialize)]
     struct Entry {
         #[serde(default)]
@@ -528,9 +726,7 @@ fn relevant_attributes(raw: Option<&RawValue>) -> HashMap<String, Vec<Vec<Step>>
         #[serde(default)]
         attribute: Vec<Value>,
     }
-    let entries: Vec<Entry> = raw
-        .and_then(|r| serde_json::from_str(r.get()).ok())
-        .unwrap_or_default();
+    let entries: Vec<Entry> = serde_json::from_str(raw?.get()).ok()?;
     let mut map: HashMap<String, Vec<Vec<Step>>> = HashMap::new();
     for e in entries {
         let path = e
@@ -544,7 +740,7 @@ fn relevant_attributes(raw: Option<&RawValue>) -> HashMap<String, Vec<Vec<Step>>
             .collect();
         map.entry(e.resource).or_default().push(path);
     }
-    map
+    Some(map)
 }
 
 #[cfg(test)]
@@ -575,6 +771,28 @@ mod tests {
         );
         assert_eq!(paths(json!({"l": [1, 2]}), json!({"l": [1]})), ["l"]);
         assert_eq!(paths(json!({"l": [1, 2]}), json!({"l": [1, 3]})), ["l[1]"]);
+    }
+
+    #[test]
+    fn null_and_empty_values_are_no_change_at_any_depth() {
+        assert!(
+            paths(
+                json!({"tags": null, "egress": [{"prefix_list_ids": null, "description": null}], "policy": null}),
+                json!({"tags": {}, "egress": [{"prefix_list_ids": [], "description": ""}]})
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            paths(
+                json!({"tags": null, "egress": [{"cidr_blocks": null}]}),
+                json!({"tags": {"Owner": "a"}, "egress": [{"cidr_blocks": ["0.0.0.0/0"]}]})
+            ),
+            ["egress[0].cidr_blocks", "tags"]
+        );
+        // A block whose attributes are all null is not an empty value.
+        assert_eq!(paths(json!({"b": null}), json!({"b": {"x": null}})), ["b"]);
+        assert!(!same_ignoring_empty(&json!(0), &json!(null)));
+        assert!(!same_ignoring_empty(&json!(false), &json!("")));
     }
 
     #[test]

@@ -348,8 +348,10 @@ impl Document {
     }
 }
 
-/// True for a drift entry whose values did not change: Terraform 1.0.0 listed every refreshed
-/// resource in `resource_drift` (1.0.1 stopped), so such entries are not drift.
+/// True for a drift entry whose values did not change, or changed only between `null` and an
+/// empty value ([`same_ignoring_empty`]): such entries are not drift. Terraform 1.0.0 listed every
+/// refreshed resource in `resource_drift` (1.0.1 stopped), and providers write `[]`, `{}` or `""`
+/// for what the state holds as `null`.
 pub fn is_unchanged_drift(d: &ResourceChange) -> bool {
     if d.change.actions != Action::Update {
         return false;
@@ -357,10 +359,47 @@ pub fn is_unchanged_drift(d: &ResourceChange) -> bool {
     match (d.change.before, d.change.after) {
         (Some(b), Some(a)) => {
             b.get() == a.get()
-                || serde_json::from_str::<serde_json::Value>(b.get()).ok()
-                    == serde_json::from_str::<serde_json::Value>(a.get()).ok()
+                || match (
+                    serde_json::from_str::<serde_json::Value>(b.get()),
+                    serde_json::from_str::<serde_json::Value>(a.get()),
+                ) {
+                    (Ok(b), Ok(a)) => same_ignoring_empty(&b, &a),
+                    _ => false,
+                }
         }
         // No values (a plan log): nothing says it did not change.
+        _ => false,
+    }
+}
+
+/// True when two values are equal once `null`, `[]`, `{}` and `""` count as one "not set", at any
+/// depth (an absent object key is `null`). Terraform does not report such differences: it
+/// normalises a legacy provider's null or empty nested blocks to empty collections
+/// (`objchange.NormalizeObjectFromLegacySDK`) and renders its empty strings as null.
+pub fn same_ignoring_empty(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    fn is_empty(v: &Value) -> bool {
+        match v {
+            Value::Null => true,
+            Value::String(s) => s.is_empty(),
+            Value::Array(a) => a.is_empty(),
+            Value::Object(o) => o.is_empty(),
+            _ => false,
+        }
+    }
+    if a == b || (is_empty(a) && is_empty(b)) {
+        return true;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.iter()
+                .all(|(k, v)| same_ignoring_empty(v, y.get(k).unwrap_or(&Value::Null)))
+                && y.iter()
+                    .all(|(k, v)| x.contains_key(k) || same_ignoring_empty(&Value::Null, v))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_ignoring_empty(v, w))
+        }
         _ => false,
     }
 }

@@ -141,7 +141,7 @@ pub(crate) enum DriftFilter {
 
 impl DriftFilter {
     /// The names `drift = …` accepts.
-    pub(crate) const NAMES: [&str; 4] = ["any", "minor", "structural", "none"];
+    pub(crate) const NAMES: [&str; 5] = ["any", "minor", "structural", "not-relevant", "none"];
 
     /// The filter for a name.
     pub(crate) fn from_name(name: &str) -> Option<DriftFilter> {
@@ -149,6 +149,7 @@ impl DriftFilter {
             "any" => DriftFilter::Any,
             "minor" => DriftFilter::Exactly(DriftSeverity::Minor),
             "structural" => DriftFilter::Exactly(DriftSeverity::Structural),
+            "not-relevant" => DriftFilter::Exactly(DriftSeverity::NotRelevant),
             "none" => DriftFilter::None,
             _ => return None,
         })

@@ -51,6 +51,7 @@ impl<'a> Input<'a> {
                     drift: drift.for_row(i).map(|d| DriftFacts {
                         severity: d.severity,
                         attributes: &d.paths,
+                        deleted: d.deleted.as_ref(),
                     }),
                 }
             })

@@ -387,6 +387,8 @@ impl<'a> Evaluator<'_, 'a> {
                 Piece::Drift => out.push_str(r.drift.map_or("(none)", |d| d.severity.key())),
                 Piece::DriftAttributes => match r.drift {
                     Some(d) if !d.attributes.is_empty() => out.push_str(&d.attributes.join(", ")),
+                    // What a deleted object was; its id is a value, left out of redacted findings.
+                    Some(d) if let Some(o) = d.deleted => out.push_str(&o.sentence(!self.redact)),
                     _ => out.push_str("(none)"),
                 },
                 Piece::Value(..) if self.redact => out.push_str(REDACTED),

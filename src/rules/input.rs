@@ -58,8 +58,10 @@ pub struct Resource<'a> {
 /// How a resource drifted, as the drift analysis classified it.
 #[derive(Debug, Clone, Copy)]
 pub struct DriftFacts<'a> {
-    /// Minor (tags only) or structural.
+    /// Minor (tags only), structural, or not relevant to the plan.
     pub severity: Severity,
     /// The drifted attribute paths, e.g. `tags.Name`, `instance_type`.
     pub attributes: &'a [String],
+    /// For an object deleted outside Terraform, what it was (type and id).
+    pub deleted: Option<&'a crate::drift::DeletedObject>,
 }

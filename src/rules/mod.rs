@@ -27,7 +27,7 @@
 //! address = "module.prod.*"            # glob or list
 //! module = "module.network*"           # glob or list; "" is the root module only
 //! provider = "hashicorp/aws"           # glob or list (short form, without the registry host)
-//! drift = "structural"                 # any | minor | structural | none
+//! drift = "structural"                 # any | minor | structural | not-relevant | none
 //!
 //! [[rule.attribute]]                   # conditions on values, all must hold
 //! path = "after.instance_type"
@@ -122,8 +122,8 @@
 //! | `{address}` `{type}` `{name}` `{provider}` | the resource's |
 //! | `{module}` | its module address, or `(root)` |
 //! | `{action}` | `create`, `update`, `delete`, `replace`, `read`, `no-op` or `forget` |
-//! | `{drift}` | `minor`, `structural`, or `(none)` |
-//! | `{drift.attributes}` | the drifted attributes, comma-separated, or `(none)` |
+//! | `{drift}` | `minor`, `structural`, `not-relevant`, or `(none)` |
+//! | `{drift.attributes}` | the drifted attributes, comma-separated; for an object deleted outside Terraform, `deleted outside Terraform: TYPE, id ID`; else `(none)` |
 //! | `{count}` | aggregates only: the number of matching resources |
 //! | `{var.NAME}` | the label or variable `NAME` |
 //! | `{before.PATH}` `{after.PATH}` | a value of the resource |

@@ -70,7 +70,7 @@ pub fn DiffPanel() -> impl IntoView {
                 "drift",
                 format!(
                     "Changed outside Terraform ({} drift). {}{}",
-                    d.severity.key(),
+                    d.severity.label(),
                     if drift_only { "" } else { d.effect.sentence() },
                     " See the Drift tab."
                 ),

@@ -1,12 +1,13 @@
-//! The Drift tab: what changed outside Terraform, graded minor or structural, with what the plan
-//! does about it; for driftctl reports also coverage, unmanaged resources and alerts.
+//! The Drift tab: what changed outside Terraform, graded structural, minor or not relevant to the
+//! plan, with what the plan does about it; for driftctl reports also coverage, unmanaged resources
+//! and alerts. Every word about grades and effects comes from `crate::drift`.
 
 use leptos::prelude::*;
 
 use super::diff::ToggledDiff;
 use super::{AppState, Tab};
 use crate::diff::diff_change;
-use crate::drift::{AttributeEffect, DriftedResource, PlanEffect, Severity};
+use crate::drift::{DriftedResource, PlanEffect, Severity};
 use crate::model::Action;
 use crate::model::source::{DriftctlFacts, Source};
 use crate::model::text::visible;
@@ -94,7 +95,14 @@ pub fn DriftPanel() -> impl IntoView {
                             format!("{} structural", drift.structural),
                         )}
                         {count_button(SeverityFilter::Only(Severity::Minor), format!("{} minor", drift.minor))}
-                        <span class="fine">"Minor: only tags or labels changed (auto-remediate). Structural: anything else (a human decides)."</span>
+                        {(drift.not_relevant > 0).then(|| count_button(
+                            SeverityFilter::Only(Severity::NotRelevant),
+                            format!("{} not relevant", drift.not_relevant),
+                        ))}
+                        <span class="fine">
+                            "Minor: only tags or labels changed (auto-remediate). Structural: anything else (a human decides)."
+                            {(drift.not_relevant > 0).then_some(" Not relevant: the plan's changes do not depend on what changed (relevant_attributes).")}
+                        </span>
                     </div>
                     <div class="drift-workspace">
                         <ul class="drift-list" data-testid="drift-list">{items}</ul>
@@ -109,17 +117,7 @@ pub fn DriftPanel() -> impl IntoView {
 
 fn drift_item(state: AppState, r: &DriftedResource, show_effect: bool) -> AnyView {
     let row = r.rows.first().copied();
-    let summary = if r.action == Action::Delete {
-        "deleted outside Terraform".to_string()
-    } else if !r.values_known {
-        "attributes not in the log".to_string()
-    } else {
-        let mut paths = r.attribute_paths();
-        if r.more_attributes > 0 {
-            paths.push(format!("{} more", r.more_attributes));
-        }
-        paths.join(", ")
-    };
+    let summary = r.what();
     let severity = r.severity.key();
     view! {
         <li
@@ -137,37 +135,15 @@ fn drift_item(state: AppState, r: &DriftedResource, show_effect: bool) -> AnyVie
                 }
             }
         >
-            <span class=format!("sev-badge sev-{severity}")>{severity}</span>
+            <span class=format!("sev-badge sev-{severity}")>{r.severity.label()}</span>
             <span class="addr">{visible(&r.address)}</span>
             {show_effect.then(|| view! {
-                <span class=format!("effect effect-{}", r.effect.key())>{effect_label(r.effect)}</span>
+                <span class=format!("effect effect-{}", r.effect.key()) data-testid="drift-item-effect">{r.effect.label()}</span>
             })}
             <span class="drift-attrs">{visible(&summary)}</span>
         </li>
     }
     .into_any()
-}
-
-fn effect_label(effect: PlanEffect) -> &'static str {
-    match effect {
-        PlanEffect::Reverts => "plan reverts it",
-        PlanEffect::Keeps => "plan keeps it",
-        PlanEffect::Partly => "plan reverts part",
-        PlanEffect::Replaces => "plan replaces it",
-        PlanEffect::Destroys => "plan destroys it",
-        PlanEffect::Recreates => "plan recreates it",
-        PlanEffect::NotInPlan => "not in plan",
-        PlanEffect::Unknown => "effect unknown",
-    }
-}
-
-fn attribute_effect_label(effect: AttributeEffect) -> &'static str {
-    match effect {
-        AttributeEffect::Reverted => "reverted by the plan",
-        AttributeEffect::Kept => "kept by the plan",
-        AttributeEffect::Changed => "set to another value by the plan",
-        AttributeEffect::Unknown => "",
-    }
 }
 
 /// The selected resource's drift: attributes, what the plan does, and the before → after diff.
@@ -191,23 +167,27 @@ fn DriftDetail() -> impl IntoView {
         let row = selected;
         let has_plan =
             !matches!(loaded.doc.source, Source::Driftctl(_)) && r.effect != PlanEffect::NotInPlan;
+        let relevance_known = r.relevance_known;
         let attributes = r
             .attributes
             .iter()
             .map(|a| {
                 let is_computed = a.computed;
                 view! {
-                    <tr data-testid="drift-attribute">
+                    <tr data-testid="drift-attribute" data-relevant=relevance_known.then_some(a.relevant.to_string())>
                         <td class="mono">{visible(&a.path)}</td>
                         <td>
                             {a.relevant.then(|| view! {
                                 <span class="mark mark-relevant" title="relevant_attributes: this attribute matters to the planned changes">"relevant to the plan"</span>
                             })}
+                            {(relevance_known && !a.relevant).then(|| view! {
+                                <span class="mark mark-not-relevant" title="Not in relevant_attributes: the planned changes do not depend on it, and it does not count toward the grade">"not relevant to this plan"</span>
+                            })}
                             {is_computed.then(|| view! {
                                 <span class="mark mark-computed" title="driftctl marks this field as computed: possibly a false positive">"computed"</span>
                             })}
                         </td>
-                        {has_plan.then(|| view! { <td class="fine">{attribute_effect_label(a.effect)}</td> })}
+                        {has_plan.then(|| view! { <td class="fine" data-testid="drift-attribute-effect">{a.effect.label()}</td> })}
                     </tr>
                 }
             })
@@ -222,7 +202,7 @@ fn DriftDetail() -> impl IntoView {
             view! {
                 <aside class="diff-pane" data-testid="drift-detail">
                     <header class=format!("diff-head sev-{severity}")>
-                        <span class=format!("sev-badge sev-{severity}")>{severity}</span>
+                        <span class=format!("sev-badge sev-{severity}")>{r.severity.label()}</span>
                         <div>
                             <h2 class="diff-address" data-testid="drift-address">{visible(&r.address)}</h2>
                             <p class="diff-sub" data-testid="drift-effect">
@@ -231,6 +211,21 @@ fn DriftDetail() -> impl IntoView {
                             </p>
                         </div>
                     </header>
+                    {r.deleted.as_ref().map(|d| view! {
+                        <dl class="drift-deleted" data-testid="drift-deleted">
+                            <dt>"Type"</dt><dd class="mono">{visible(&d.resource_type)}</dd>
+                            <dt>"Address"</dt><dd class="mono">{visible(&r.address)}</dd>
+                            <dt>"Id"</dt>
+                            <dd class="mono" data-testid="drift-deleted-id">
+                                {match &d.id {
+                                    Some(id) => visible(id),
+                                    None if loaded.doc.redacted.is_some() => "(redacted)".to_string(),
+                                    None if !r.values_known => "(not in the log)".to_string(),
+                                    None => "(none, or sensitive)".to_string(),
+                                }}
+                            </dd>
+                        </dl>
+                    })}
                     <div class="drift-actions">
                         <button class="button" data-testid="drift-show-list" on:click=move |_| { state.select(row); state.tab.set(Tab::Resources); }>
                             "Show in list"

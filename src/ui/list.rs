@@ -335,6 +335,9 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
             match loaded.drift.for_row(r as usize).map(|d| d.severity) {
                 Some(crate::drift::Severity::Structural) => marks.push(("drift", "drifted")),
                 Some(crate::drift::Severity::Minor) => marks.push(("drift-minor", "tags drifted")),
+                Some(crate::drift::Severity::NotRelevant) => {
+                    marks.push(("drift-not-relevant", "drifted, not relevant"))
+                }
                 None => {}
             }
             if change.deposed.is_some() {

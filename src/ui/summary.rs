@@ -65,7 +65,7 @@ pub fn SummaryPanel() -> impl IntoView {
                     {note}
                     " "
                     <button class="link-button" data-testid="open-drift" on:click=move |_| state.tab.set(super::Tab::Drift)>
-                        {format!("{} structural, {} minor →", drift.structural, drift.minor)}
+                        {format!("{} →", drift.totals())}
                     </button>
                 </p>
             });

@@ -129,3 +129,96 @@ test.describe("Drift", () => {
     await expect(item(page, "aws_s3_bucket.old")).toContainText("plan recreates it");
   });
 });
+
+// Drift follows Terraform (issue 11): no drift from null becoming an empty value, drift outside
+// relevant_attributes graded "not relevant", the same words for what the plan does in the header,
+// the list and the attribute table, and a deleted object shown with its type and id.
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) {
+  test.describe(`Drift follows Terraform (${device})`, () => {
+    test.use({ viewport });
+
+    test("a plan whose drift is only null becoming empty values passes, and irrelevant drift is shown as such", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(FIXTURES, "drift_noise_tf1_14.json"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to add, 1 to change, 0 to destroy.");
+      await expect(page.getByTestId("verdict")).toHaveAttribute("data-verdict", "pass");
+      await expect(page.getByTestId("summary-drift-note")).toContainText("Note: 1 resource has changed outside of Terraform.");
+      await expect(page.getByTestId("summary-drift-note")).toContainText("0 structural, 0 minor, 1 not relevant");
+      // The updated Lambda function's drift was only empty values: no drift mark on its row.
+      const row = page.locator('[data-testid=resource-row][data-address="aws_lambda_function.api"]');
+      await expect(row).toBeVisible();
+      await expect(row.locator("[class*=mark-drift]")).toHaveCount(0);
+
+      await page.getByTestId("open-drift").click();
+      await expect(page.getByTestId("tab-drift")).toHaveAttribute("aria-selected", "true");
+      await expect(page.getByTestId("drift-item")).toHaveCount(1);
+      await expect(page.locator("[data-testid=drift-item][data-severity=structural]")).toHaveCount(0);
+      const logGroup = item(page, "aws_cloudwatch_log_group.api");
+      await expect(logGroup).toHaveAttribute("data-severity", "not-relevant");
+      await expect(logGroup.locator(".sev-badge")).toHaveText("not relevant");
+      await expect(logGroup.getByTestId("drift-item-effect")).toHaveText("plan keeps it");
+      await expect(logGroup).toContainText("retention_in_days");
+      await expect(page.getByTestId("drift-panel").getByRole("button", { name: "1 not relevant" })).toBeVisible();
+      await expect(page.getByTestId("drift-panel").getByRole("button", { name: "0 structural" })).toBeVisible();
+
+      await logGroup.click();
+      await expect(page.getByTestId("drift-effect")).toHaveText("Changed outside Terraform. The plan keeps the drifted values.");
+      const attr = page.getByTestId("drift-attribute");
+      await expect(attr).toHaveCount(1);
+      await expect(attr).toHaveAttribute("data-relevant", "false");
+      await expect(attr).toContainText("retention_in_days");
+      await expect(attr.locator(".mark-not-relevant")).toHaveText("not relevant to this plan");
+      await expect(attr.getByTestId("drift-attribute-effect")).toHaveText("kept by the plan");
+      await page.screenshot({ path: test.info().outputPath(`drift-noise-${device}.png`), fullPage: true });
+    });
+
+    test("the header, the list and the attribute table say the same thing about what the plan does", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(FIXTURES, "drift_set_and_deleted.json"));
+      await page.getByTestId("open-drift").click();
+      await expect(page.getByTestId("drift-item")).toHaveCount(4);
+      // [address, list, header, per-attribute table]
+      const cases = [
+        ["aws_instance.app", "plan sets other values", "The plan sets the drifted attributes to other values.", ["set to another value by the plan"]],
+        ["aws_instance.batch", "plan keeps part", "The plan keeps part of this drift and sets the rest to other values.", ["kept by the plan", "set to another value by the plan"]],
+        ["aws_autoscaling_group.web", "plan keeps it", "The plan keeps the drifted values.", ["kept by the plan"]],
+      ];
+      for (const [address, label, sentence, effects] of cases) {
+        await expect(item(page, address).getByTestId("drift-item-effect"), address).toHaveText(label);
+        await item(page, address).click();
+        await expect(page.getByTestId("drift-address")).toHaveText(address);
+        await expect(page.getByTestId("drift-effect"), address).toHaveText(`Changed outside Terraform. ${sentence}`);
+        await expect(page.getByTestId("drift-attribute-effect"), address).toHaveText(effects);
+      }
+      // The case the issue saw: a header saying "keeps" over a table saying "set to another value".
+      await item(page, "aws_instance.app").click();
+      await expect(page.getByTestId("drift-effect")).not.toContainText("keeps");
+      await page.screenshot({ path: test.info().outputPath(`drift-effects-${device}.png`), fullPage: true });
+    });
+
+    test("a resource deleted outside Terraform says what it was, in the Drift and Rules tabs", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(FIXTURES, "drift_set_and_deleted.json"));
+      await page.getByTestId("open-drift").click();
+      const logs = item(page, "aws_s3_bucket.logs");
+      await expect(logs).toContainText("deleted outside Terraform: aws_s3_bucket, id acme-prod-logs");
+      await expect(logs.getByTestId("drift-item-effect")).toHaveText("plan recreates it");
+      await logs.click();
+      await expect(page.getByTestId("drift-effect")).toHaveText("Deleted outside Terraform. The plan creates it again.");
+      const deleted = page.getByTestId("drift-deleted");
+      await expect(deleted).toBeVisible();
+      await expect(deleted).toContainText("aws_s3_bucket");
+      await expect(deleted).toContainText("aws_s3_bucket.logs");
+      await expect(page.getByTestId("drift-deleted-id")).toHaveText("acme-prod-logs");
+      await page.screenshot({ path: test.info().outputPath(`drift-deleted-${device}.png`), fullPage: true });
+
+      await page.getByTestId("tab-rules").click();
+      const finding = page.getByTestId("finding").filter({ hasText: "aws_s3_bucket.logs" });
+      await expect(finding).toContainText("Structural drift on aws_s3_bucket.logs needs a human: deleted outside Terraform: aws_s3_bucket, id acme-prod-logs");
+      await expect(page.getByTestId("rules-panel")).not.toContainText("(none)");
+    });
+  });
+}
