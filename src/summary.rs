@@ -1,10 +1,118 @@
-//! The plan's counts and Terraform's own summary sentence.
+//! The plan's counts, Terraform's own summary sentence, and whether planning finished.
 //!
 //! Follows Terraform's renderer (`internal/command/jsonformat/plan.go`): plain no-ops are not shown;
 //! deletes of data sources are not shown; every other change is shown, and a move or import without
-//! other changes still prints the `Plan:` line, with zeros.
+//! other changes still prints the `Plan:` line, with zeros. A plan whose planning failed gets no
+//! sentence of changes (Terraform prints its errors instead): see [`Planning`].
+
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Action, Document, ReplaceOrder, Source};
+
+/// `1 dependency`, `2 dependencies`: a count with its noun, singular for exactly one. Every
+/// count-with-noun text of the core, the page and the CLI goes through here.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", noun(n, one, many))
+}
+
+/// The noun alone for a count of `n`: `one` for exactly one, else `many`.
+pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// Whether Terraform finished planning: the one decision every verdict, headline and banner
+/// reads ([`Planning::of`]).
+///
+/// Terraform 1.8+ writes `errored` and `complete` into `terraform show -json`; a `terraform plan
+/// -json` log says it with `diagnostic` messages of severity `error`. `applyable` is not read:
+/// Terraform sets it to false for a plan that has nothing to do, which is a plan that passes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Planning {
+    /// Planning finished and covers the whole configuration (or the plan does not say otherwise,
+    /// as plans before Terraform 1.8 do not).
+    #[default]
+    Complete,
+    /// Planning finished but left work for a later plan: deferred changes, or `-target`.
+    Incomplete {
+        /// How many changes were deferred (`deferred_changes`); 0 when the plan does not say why.
+        deferred: usize,
+    },
+    /// Planning stopped on an error: what the plan holds is partial and cannot be applied.
+    Failed {
+        /// The first error's summary, when the input carries Terraform's diagnostics (plan logs).
+        error: Option<String>,
+        /// How many errors the input carries.
+        #[serde(default)]
+        errors: usize,
+    },
+}
+
+impl Planning {
+    /// Reads a document: `errored: true` or an error diagnostic is a failure; else
+    /// `complete: false` is an incomplete plan.
+    pub fn of(doc: &Document) -> Planning {
+        let plan = doc.plan();
+        let diagnostics = match &doc.source {
+            Source::PlanLog(facts) => facts.diagnostics.as_slice(),
+            _ => &[],
+        };
+        let mut errors = diagnostics.iter().filter(|d| d.is_error());
+        let first = errors.next();
+        if plan.errored || first.is_some() {
+            return Planning::Failed {
+                error: first.map(|d| d.summary.clone()),
+                errors: first.map_or(0, |_| 1 + errors.count()),
+            };
+        }
+        if plan.complete == Some(false) {
+            return Planning::Incomplete {
+                deferred: plan.deferred_changes.len(),
+            };
+        }
+        Planning::Complete
+    }
+
+    /// True when planning failed.
+    pub fn failed(&self) -> bool {
+        matches!(self, Planning::Failed { .. })
+    }
+
+    /// What went wrong, in one sentence: `Planning failed: Unsupported argument.`,
+    /// `Plan incomplete: 3 changes were deferred to a later plan.`; `None` for a complete plan.
+    pub fn sentence(&self) -> Option<String> {
+        match self {
+            Planning::Complete => None,
+            Planning::Failed {
+                error: Some(error),
+                errors,
+            } => {
+                let error = error.trim_end_matches('.');
+                Some(match errors.saturating_sub(1) {
+                    0 => format!("Planning failed: {error}."),
+                    more => format!(
+                        "Planning failed: {error} (and {}).",
+                        count(more, "other error", "other errors")
+                    ),
+                })
+            }
+            Planning::Failed { error: None, .. } => Some(
+                "Planning failed: Terraform marked this plan as errored, so it is partial and \
+                 cannot be applied."
+                    .to_string(),
+            ),
+            Planning::Incomplete { deferred: 0 } => Some(
+                "Plan incomplete: Terraform left part of the configuration out of this plan \
+                 (for example with -target); plan again after applying it."
+                    .to_string(),
+            ),
+            Planning::Incomplete { deferred } => Some(format!(
+                "Plan incomplete: {} to a later plan; plan again after applying this one.",
+                count(*deferred, "change was deferred", "changes were deferred")
+            )),
+        }
+    }
+}
 
 /// Counts over one plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,6 +143,10 @@ pub struct Summary {
     pub output_changes: usize,
     /// Resource instances in `resource_changes` (no-ops included).
     pub resources: usize,
+    /// Resource instances the document lists, one row each: `resource_changes`, deferred
+    /// changes, and resources that only drifted. The summary strip, the list and the graph count
+    /// these.
+    pub instances: usize,
 }
 
 impl Summary {
@@ -45,6 +157,7 @@ impl Summary {
             deferred: plan.deferred_changes.len(),
             drifted: plan.resource_drift.len(),
             resources: plan.resource_changes.len(),
+            instances: doc.rows.len(),
             output_changes: plan
                 .output_changes
                 .values()
@@ -87,10 +200,15 @@ impl Summary {
         s
     }
 
-    /// The document's headline: a driftctl report's own sentence, else [`Summary::sentence`].
+    /// The document's headline (the page's summary, the CLI's first line, the comment's title):
+    /// for a plan whose planning failed, [`Planning::sentence`] (never a sentence of changes, as
+    /// Terraform prints none); a driftctl report's own sentence; else [`Summary::sentence`].
     pub fn headline(&self, doc: &Document) -> String {
-        match &doc.source {
-            Source::Driftctl(f) => f.sentence(),
+        if let Source::Driftctl(f) = &doc.source {
+            return f.sentence();
+        }
+        match Planning::of(doc) {
+            failed @ Planning::Failed { .. } => failed.sentence().unwrap_or_default(),
             _ => self.sentence(),
         }
     }
@@ -102,8 +220,10 @@ impl Summary {
         if self.shown == 0 {
             return match self.output_changes {
                 0 => "No changes.".to_string(),
-                1 => "No resource changes. 1 output change.".to_string(),
-                n => format!("No resource changes. {n} output changes."),
+                n => format!(
+                    "No resource changes. {}.",
+                    count(n, "output change", "output changes")
+                ),
             };
         }
         let mut s = String::from("Plan: ");

@@ -646,3 +646,188 @@ fn a_gzip_plan_and_wrapper_output_open_with_a_note_on_stderr() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// A failed or incomplete plan is never a pass; plan-level findings come first.
+
+const ERROR_LOG: &str = "tests/fixtures/plan_log_error_only.jsonl";
+
+#[test]
+fn check_exits_4_when_planning_failed_and_prints_terraforms_error() {
+    let (code, out, err) = planlens(&["check", ERROR_LOG]);
+    assert_eq!(code, 4, "{out}{err}");
+    assert_eq!(
+        out,
+        "Planning failed: Reference to undeclared resource.\n\
+         Verdict: planning failed (0 deny, 0 warn, 0 info; 7 rules)\n"
+    );
+    // The diagnostic as Terraform prints it: summary, place, snippet with the highlight, detail.
+    for part in [
+        "Error: Reference to undeclared resource",
+        "on network.tf line 12, in resource \"aws_subnet\" \"private\":",
+        "12:   vpc_id     = aws_vpc.mian.id\n",
+        "                     ^^^^^^^^^^^^\n",
+        "A managed resource \"aws_vpc\" \"mian\" has not been declared in the root module.",
+    ] {
+        assert!(err.contains(part), "{part:?} not in {err}");
+    }
+    assert!(!err.contains("was it made by"), "{err}");
+
+    // An errored `terraform show -json` plan: the partial plan's deny does not decide.
+    let (code, out, _) = planlens(&["check", "tests/fixtures/plan_errored.json"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.ends_with("Verdict: planning failed (1 deny, 0 warn, 0 info; 7 rules)\n"),
+        "{out}"
+    );
+
+    let (code, out, _) = planlens(&["check", "--format", "json", ERROR_LOG]);
+    assert_eq!(code, 4);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["verdict"], "planning-failed");
+    assert_eq!(
+        json["planning"],
+        "Planning failed: Reference to undeclared resource."
+    );
+    let d = &json["diagnostics"][0];
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["location"], "network.tf:12");
+    assert_eq!(d["range"]["start"]["column"], 16);
+    assert_eq!(d["snippet"]["code"], "  vpc_id     = aws_vpc.mian.id");
+}
+
+#[test]
+fn check_exits_1_for_an_incomplete_plan() {
+    let (code, out, _) = planlens(&["check", "tests/fixtures/deferred.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out,
+        "Plan incomplete: 3 changes were deferred to a later plan; plan again after applying this one.\n\
+         Verdict: plan incomplete (0 deny, 0 warn, 0 info; 7 rules)\n"
+    );
+}
+
+#[test]
+fn the_summary_and_comment_of_a_failed_plan_say_planning_failed() {
+    let (code, out, _) = planlens(&["summary", ERROR_LOG]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "Planning failed: Reference to undeclared resource.\n");
+
+    let (code, md, _) = planlens(&["summary", "--format", "markdown", ERROR_LOG]);
+    assert_eq!(code, 0);
+    assert!(
+        md.starts_with("### Planlens: Planning failed: Reference to undeclared resource.\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("❌ **Verdict: planning failed** · 0 deny, 0 warn, 0 info (7 rules)"),
+        "{md}"
+    );
+    assert!(!md.contains("No changes"), "{md}");
+    assert!(!md.contains("Verdict: pass"), "{md}");
+    assert!(
+        md.contains("**Error: Reference to undeclared resource** · `network.tf:12`"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "A managed resource \"aws\\_vpc\" \"mian\" has not been declared in the root module."
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("```\n  12:   vpc_id     = aws_vpc.mian.id\n      ")
+            && md.contains("^^^^^^^^^^^^\n```"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_snippet_cannot_break_out_of_its_code_block() {
+    let line = |text: &str| {
+        format!(
+            "{{\"@level\":\"error\",\"@message\":\"Error: x\",\"diagnostic\":{{\"severity\":\"error\",\
+             \"summary\":\"Bad <img src=x> [a](b)\",\"detail\":\"\",\"snippet\":{{\"context\":null,\
+             \"code\":{},\"start_line\":3,\"highlight_start_offset\":0,\"highlight_end_offset\":4,\
+             \"values\":null}}}},\"type\":\"diagnostic\"}}\n",
+            serde_json::to_string(text).unwrap()
+        )
+    };
+    let path = std::env::temp_dir().join(format!("planlens-fence-{}.jsonl", std::process::id()));
+    std::fs::write(&path, line("````\n</details><script>x</script>")).unwrap();
+    let (code, md, _) = planlens(&["summary", "--format", "markdown", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 0);
+    assert!(
+        md.contains("**Error: Bad &lt;img src=x&gt; \\[a\\]\\(b\\)**"),
+        "{md}"
+    );
+    // The fence is longer than the snippet's own run of backticks.
+    assert!(md.contains("`````\n  3: ````\n"), "{md}");
+}
+
+/// A plan that deletes `n` buckets, written to a temporary file.
+fn plan_deleting(n: usize) -> std::path::PathBuf {
+    let changes: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "address": format!("aws_s3_bucket.b{i:02}"),
+                "mode": "managed",
+                "type": "aws_s3_bucket",
+                "name": format!("b{i:02}"),
+                "provider_name": "registry.terraform.io/hashicorp/aws",
+                "change": { "actions": ["delete"], "before": {}, "after": null },
+            })
+        })
+        .collect();
+    let plan = serde_json::json!({
+        "format_version": "1.2",
+        "terraform_version": "1.9.5",
+        "resource_changes": changes,
+    });
+    let path =
+        std::env::temp_dir().join(format!("planlens-deletes-{n}-{}.json", std::process::id()));
+    std::fs::write(&path, plan.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn plan_level_findings_come_first_in_check_and_the_comment() {
+    let path = plan_deleting(150);
+    let p = path.to_str().unwrap();
+    let (code, out, _) = planlens(&["check", p]);
+    let (_, json, _) = planlens(&["check", "--format", "json", p]);
+    let (_, md, _) = planlens(&["summary", "--format", "markdown", p]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 2);
+    assert_eq!(
+        out.lines().next(),
+        Some("deny  too-many-destroys: More than 5 destroys in one plan (150)")
+    );
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["findings"][0]["rule"], "too-many-destroys");
+    assert_eq!(json["findings"][0]["address"], serde_json::Value::Null);
+    assert_eq!(json["findings"].as_array().unwrap().len(), 151);
+    // The comment lists 100 findings: the plan-level one is among them, first; the per-rule
+    // counts and the cut note count the same 151.
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| deny |")).collect();
+    assert_eq!(
+        rows[0],
+        "| deny | `too-many-destroys` | More than 5 destroys in one plan \\(150\\) |"
+    );
+    assert!(
+        md.contains(
+            "Findings by rule: `too-many-destroys` 1 deny (whole plan) · `destroy-needs-approval` 150 deny\n"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("⛔ **Verdict: needs approval** · 151 deny, 0 warn, 0 info (7 rules)"));
+    assert!(md.contains("…and 51 more findings, left out"), "{md}");
+}
+
+#[test]
+fn usage_documents_exit_code_4() {
+    let (code, out, _) = planlens(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("4 planning failed"), "{out}");
+}

@@ -7,7 +7,8 @@
 //! planlens check PLAN.json [--rules FILE]          guardrail rules, verdict as exit code
 //! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
 //! ```
-//! Exit codes: 0 success, 3 the input could not be read as a plan, 64 wrong usage.
+//! Exit codes: 0 success, 3 the input could not be read as a plan, 64 wrong usage; `check`: 0 pass,
+//! 1 warn or plan incomplete, 2 needs approval, 4 planning failed.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -18,7 +19,7 @@ use planlens::graph::{DepGraph, EdgeSource};
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
-use planlens::rules::{Evaluation, RuleSet, Verdict, evaluate_document};
+use planlens::rules::{Evaluation, RuleSet, evaluate_document};
 use planlens::share::fragment::View;
 use planlens::share::markdown::{CommentLink, choose_link};
 use planlens::{Summary, load_plan};
@@ -36,13 +37,17 @@ const USAGE: &str = "usage:
                                                  short link that fetches the plan from where it
                                                  is published (?url=, the server must allow CORS)
   planlens check PLAN.json [--rules FILE] [--label K=V]… [--format text|json]
-                                                 guardrail rules; exit 0 pass, 1 warn, 2 needs approval
+                                                 guardrail rules; exit 0 pass, 1 warn or plan
+                                                 incomplete, 2 needs approval, 4 planning failed
+                                                 (Terraform reported an error: the plan cannot
+                                                 be judged)
   planlens graph PLAN.json [--format dot|json]   dependency graph, edges from dependency to dependent
   planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
 or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
 pack (see README, Guardrail rules); --label environment=prod sets a value rules can test.
-Exit codes: 3 the input or the rule file could not be read, 64 wrong usage.";
+Exit codes: 3 the input or the rule file could not be read, 64 wrong usage (and for check: 0, 1,
+2, 4 as above).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -289,6 +294,10 @@ fn check(o: &Options) -> ExitCode {
         Err(code) => return code,
     };
     let text = if o.format.as_deref() == Some("json") {
+        let diagnostics = match &doc.source {
+            Source::PlanLog(facts) => facts.diagnostics.as_slice(),
+            _ => &[],
+        };
         let findings: Vec<_> = evaluation
             .findings
             .iter()
@@ -303,8 +312,10 @@ fn check(o: &Options) -> ExitCode {
             .collect();
         serde_json::json!({
             "verdict": evaluation.verdict.key(),
+            "planning": evaluation.planning.sentence(),
             "findings": findings,
             "rules": evaluation.rules_run,
+            "diagnostics": diagnostics,
         })
         .to_string()
             + "\n"
@@ -318,20 +329,21 @@ fn check(o: &Options) -> ExitCode {
                 visible(&f.message)
             ));
         }
-        let (counts, rules) = evaluation.tally();
+        if let Some(sentence) = evaluation.planning.sentence() {
+            out.push_str(&format!("{}\n", visible(&sentence)));
+        }
+        let tally = evaluation.tally();
         out.push_str(&format!(
-            "Verdict: {} ({counts}; {rules})\n",
-            evaluation.verdict.label()
+            "Verdict: {} ({}; {})\n",
+            evaluation.verdict.label(),
+            tally.severities(),
+            tally.rules()
         ));
         out
     };
     match finish(std::io::stdout().lock().write_all(text.as_bytes())) {
         code if code != ExitCode::SUCCESS => code,
-        _ => ExitCode::from(match evaluation.verdict {
-            Verdict::Pass => 0,
-            Verdict::Warn => 1,
-            Verdict::NeedsApproval => 2,
-        }),
+        _ => ExitCode::from(evaluation.verdict.exit_code()),
     }
 }
 
@@ -391,6 +403,12 @@ fn open_or_report(path: &str) -> Result<Document, ExitCode> {
             }
             for warning in &doc.warnings {
                 eprintln!("planlens: warning: {warning}");
+            }
+            // Terraform's own errors and warnings, as Terraform prints them.
+            if let Source::PlanLog(facts) = &doc.source {
+                for d in &facts.diagnostics {
+                    eprintln!("planlens: Terraform reported:\n{}", d.to_text());
+                }
             }
             Ok(doc)
         }

@@ -124,9 +124,12 @@ fn load_plan_log(text: &str, name: &str) -> Result<Document, LoadError> {
         ));
     }
     let plan = doc.plan();
+    // A log with Terraform's diagnostics is one (a failed plan has nothing else): the question
+    // is only right for a log with nothing recognisable at all.
     if plan.resource_changes.is_empty()
         && plan.resource_drift.is_empty()
         && facts.change_summary.is_none()
+        && facts.diagnostics.is_empty()
     {
         warnings.push(
             "This log has no planned_change, resource_drift or change_summary messages: was it \
@@ -158,9 +161,6 @@ fn load_plan_log(text: &str, name: &str) -> Result<Document, LoadError> {
                 ours.import
             ));
         }
-    }
-    for d in facts.diagnostics.iter().filter(|d| d.severity == "error") {
-        warnings.push(format!("Terraform reported an error: {}", d.summary));
     }
     doc.warnings = warnings;
     doc.source = Source::PlanLog(facts);

@@ -10,9 +10,10 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use crate::model::source::{ChangeSummary, Diagnostic, PlanLogFacts};
+use crate::model::source::{ChangeSummary, Diagnostic, PlanLogFacts, Snippet, SourceRange};
 
 /// True when the text starts like a plan log: its first line is a UI message. Looks only at the
 /// start of the first line, so a one-line plan of many megabytes costs nothing here.
@@ -98,22 +99,35 @@ struct LogDiagnostic<'a> {
     detail: Cow<'a, str>,
     #[serde(borrow, default)]
     address: Option<Cow<'a, str>>,
-    #[serde(default)]
-    range: Option<LogRange>,
+    // Read on their own, so a range or snippet of an unexpected shape loses only itself, never
+    // the diagnostic.
+    #[serde(borrow, default)]
+    range: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    snippet: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct LogRange {
-    #[serde(default)]
-    filename: String,
-    #[serde(default)]
-    start: Option<LogPos>,
-}
-
-#[derive(Deserialize)]
-struct LogPos {
-    #[serde(default)]
-    line: u64,
+impl LogDiagnostic<'_> {
+    fn into_diagnostic(self) -> Diagnostic {
+        let range = self
+            .range
+            .and_then(|r| serde_json::from_str::<SourceRange>(r.get()).ok());
+        let snippet = self
+            .snippet
+            .and_then(|s| serde_json::from_str::<Snippet>(s.get()).ok());
+        Diagnostic {
+            severity: self.severity.into_owned(),
+            summary: self.summary.into_owned(),
+            detail: self.detail.into_owned(),
+            address: self.address.map(Cow::into_owned).filter(|a| !a.is_empty()),
+            location: range.as_ref().map(|r| match r.start.line {
+                0 => r.filename.clone(),
+                line => format!("{}:{line}", r.filename),
+            }),
+            range,
+            snippet,
+        }
+    }
 }
 
 /// The plan `actions` array for a log action, or `None` for messages that are no resource change
@@ -225,16 +239,7 @@ pub fn convert(text: &str) -> (String, PlanLogFacts) {
             }
             "diagnostic" => {
                 if let Some(d) = msg.diagnostic {
-                    facts.diagnostics.push(Diagnostic {
-                        severity: d.severity.into_owned(),
-                        summary: d.summary.into_owned(),
-                        detail: d.detail.into_owned(),
-                        address: d.address.map(Cow::into_owned),
-                        location: d.range.map(|r| match r.start {
-                            Some(p) => format!("{}:{}", r.filename, p.line),
-                            None => r.filename,
-                        }),
-                    });
+                    facts.diagnostics.push(d.into_diagnostic());
                 }
             }
             // Every other type (log, outputs, refresh_*, apply_*, test_*, and future ones) says
@@ -245,7 +250,7 @@ pub fn convert(text: &str) -> (String, PlanLogFacts) {
     // Plans list resource changes sorted by address; the log's order is the walk's.
     changes.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
     drift.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
-    let errored = facts.diagnostics.iter().any(|d| d.severity == "error");
+    let errored = facts.diagnostics.iter().any(Diagnostic::is_error);
     let plan = json!({
         "format_version": "1.2",
         "terraform_version": facts.terraform_version,

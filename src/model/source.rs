@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::text::visible;
+
 /// Where a document came from. (Serialized only inside Planlens's own redacted form.)
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -63,10 +65,12 @@ pub struct ChangeSummary {
     pub import: u64,
 }
 
-/// A warning or error Terraform reported.
+/// A warning or error Terraform reported: a `diagnostic` message of a plan log (Terraform's
+/// `views/json` `Diagnostic`). Fields added after the first redacted-link format default, so older
+/// links still read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
-    /// `error` or `warning`.
+    /// `error` or `warning` (Terraform also knows `unknown`).
     pub severity: String,
     /// One line.
     pub summary: String,
@@ -76,6 +80,236 @@ pub struct Diagnostic {
     pub address: Option<String>,
     /// `file:line` in the configuration, when Terraform says.
     pub location: Option<String>,
+    /// Where in the configuration, when Terraform says: file, start and end.
+    #[serde(default)]
+    pub range: Option<SourceRange>,
+    /// The configuration lines around the problem, when Terraform could read them.
+    #[serde(default)]
+    pub snippet: Option<Snippet>,
+}
+
+impl Diagnostic {
+    /// True for errors: a plan log with one is a failed plan.
+    pub fn is_error(&self) -> bool {
+        self.severity == "error"
+    }
+
+    /// `Error` or `Warning`, as Terraform heads a diagnostic.
+    pub fn heading(&self) -> &'static str {
+        match self.severity.as_str() {
+            "error" => "Error",
+            "warning" => "Warning",
+            _ => "Diagnostic",
+        }
+    }
+
+    /// The diagnostic as plain text, the way Terraform prints it in a terminal (without the box):
+    /// heading and summary, the place (`on FILE line N, in CONTEXT:`) with the snippet's lines
+    /// and carets under the highlighted part, the values Terraform mentions, then the detail.
+    /// Hidden characters are made visible.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}: {}\n", self.heading(), visible(&self.summary));
+        if let Some(address) = &self.address {
+            out.push_str(&format!("  with {},\n", visible(address)));
+        }
+        if let Some(place) = self.place() {
+            out.push_str(&format!("  {}\n", visible(&place)));
+        }
+        if let Some(snippet) = &self.snippet {
+            out.push_str(&snippet.to_text());
+        }
+        if !self.detail.is_empty() {
+            out.push_str(&format!(
+                "\n{}\n",
+                crate::model::text::visible_lines(&self.detail)
+            ));
+        }
+        out
+    }
+
+    /// `on FILE line N, in CONTEXT:` (Terraform's words), or `on FILE line N:`, or the
+    /// [`Diagnostic::location`] alone; `None` when Terraform gave no place.
+    pub fn place(&self) -> Option<String> {
+        let (file, line) = match &self.range {
+            Some(r) => (r.filename.clone(), r.start.line.to_string()),
+            None => {
+                let location = self.location.as_deref()?;
+                match location.rsplit_once(':') {
+                    Some((file, line)) if line.parse::<u64>().is_ok() => {
+                        (file.to_string(), line.to_string())
+                    }
+                    _ => return Some(format!("in {location}")),
+                }
+            }
+        };
+        Some(
+            match self.snippet.as_ref().and_then(|s| s.context.as_deref()) {
+                Some(context) => format!("on {file} line {line}, in {context}:"),
+                None => format!("on {file} line {line}:"),
+            },
+        )
+    }
+}
+
+/// A range in a configuration file (start inclusive, end exclusive).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceRange {
+    /// The file, relative to the working directory, e.g. `main.tf` or `modules/net/main.tf`.
+    #[serde(default)]
+    pub filename: String,
+    /// Where the range starts.
+    #[serde(default)]
+    pub start: SourcePos,
+    /// Where the range ends.
+    #[serde(default)]
+    pub end: SourcePos,
+}
+
+/// A position in a configuration file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourcePos {
+    /// 1-based line.
+    #[serde(default)]
+    pub line: u64,
+    /// 1-based column, in characters.
+    #[serde(default)]
+    pub column: u64,
+    /// 0-based byte offset in the file.
+    #[serde(default)]
+    pub byte: u64,
+}
+
+/// The configuration lines a diagnostic is about, as Terraform quotes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snippet {
+    /// The block it is in, e.g. `resource "aws_subnet" "private"`.
+    #[serde(default)]
+    pub context: Option<String>,
+    /// One or more whole lines of configuration (no final line break).
+    #[serde(default)]
+    pub code: String,
+    /// The file line of the first line of `code`.
+    #[serde(default)]
+    pub start_line: u64,
+    /// Where the highlighted part starts: a byte offset into `code`.
+    #[serde(default)]
+    pub highlight_start_offset: usize,
+    /// Where the highlighted part ends (exclusive): a byte offset into `code`.
+    #[serde(default)]
+    pub highlight_end_offset: usize,
+    /// Values of the expression's references when it was evaluated, as Terraform describes them
+    /// (`var.size` `is "huge"`). (Terraform writes `[]` when there are none; `null` reads as none.)
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub values: Vec<ExpressionValue>,
+}
+
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<ExpressionValue>, D::Error> {
+    Ok(Option::<Vec<ExpressionValue>>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+/// One reference of an expression and what Terraform says about its value.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpressionValue {
+    /// The reference, e.g. `var.instance_type`.
+    #[serde(default)]
+    pub traversal: String,
+    /// What its value was, e.g. `is "m5.metal"` or `has a sensitive value`.
+    #[serde(default)]
+    pub statement: String,
+}
+
+/// One line of a [`Snippet`], split around the highlighted part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnippetLine<'a> {
+    /// The line's number in its file.
+    pub number: u64,
+    /// Text before the highlighted part (the whole line when nothing on it is highlighted).
+    pub before: &'a str,
+    /// The highlighted part on this line (may be empty).
+    pub highlight: &'a str,
+    /// Text after it.
+    pub after: &'a str,
+}
+
+impl Snippet {
+    /// The code's lines, each split around the highlighted byte range. Offsets that fall outside
+    /// the code or inside a character are moved to the nearest character boundary, so an edited
+    /// log can never make this panic.
+    pub fn lines(&self) -> Vec<SnippetLine<'_>> {
+        let code = self.code.as_str();
+        let floor = |mut i: usize| {
+            i = i.min(code.len());
+            while !code.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let start = floor(self.highlight_start_offset);
+        let end = floor(self.highlight_end_offset).max(start);
+        let mut lines = Vec::new();
+        let mut from = 0;
+        for (i, piece) in code.split('\n').enumerate() {
+            let line = piece.strip_suffix('\r').unwrap_or(piece);
+            let to = from + line.len();
+            // The part of the highlight on this line, in the line's own offsets.
+            let (s, e) = if start.max(from) < end.min(to) {
+                (start.max(from) - from, end.min(to) - from)
+            } else {
+                (line.len(), line.len())
+            };
+            lines.push(SnippetLine {
+                number: self.start_line + i as u64,
+                before: &line[..s],
+                highlight: &line[s..e],
+                after: &line[e..],
+            });
+            from += piece.len() + 1;
+        }
+        lines
+    }
+
+    /// The snippet as plain text, as Terraform prints it: each line with its number, carets under
+    /// the highlighted part, then the values Terraform mentions. Hidden characters are made
+    /// visible; tabs become two spaces so the carets line up.
+    pub fn to_text(&self) -> String {
+        let show = |t: &str| visible(&t.replace('\t', "  "));
+        let width = self.last_line().to_string().len();
+        let mut out = String::new();
+        for line in self.lines() {
+            let (before, highlight) = (show(line.before), show(line.highlight));
+            out.push_str(&format!(
+                "  {:>width$}: {before}{highlight}{}\n",
+                line.number,
+                show(line.after)
+            ));
+            if !highlight.is_empty() {
+                out.push_str(&format!(
+                    "  {:>width$}  {}{}\n",
+                    "",
+                    " ".repeat(before.chars().count()),
+                    "^".repeat(highlight.chars().count())
+                ));
+            }
+        }
+        if !self.values.is_empty() {
+            out.push_str("    ├────────────────\n");
+        }
+        for v in &self.values {
+            out.push_str(&format!(
+                "    │ {} {}\n",
+                visible(&v.traversal),
+                visible(&v.statement)
+            ));
+        }
+        out
+    }
+
+    /// The file line of the code's last line.
+    pub fn last_line(&self) -> u64 {
+        self.start_line + self.code.matches('\n').count() as u64
+    }
 }
 
 /// The figures and lists of a driftctl report that have no place in the plan model.
@@ -114,8 +348,8 @@ impl DriftctlFacts {
     /// 2 unmanaged, 2 missing, 2 changed; coverage 33 %.`
     pub fn sentence(&self) -> String {
         format!(
-            "driftctl: {} resources, {} managed, {} unmanaged, {} missing{}; coverage {} %.",
-            self.total_resources,
+            "driftctl: {}, {} managed, {} unmanaged, {} missing{}; coverage {} %.",
+            crate::summary::count(self.total_resources as usize, "resource", "resources"),
             self.managed,
             self.unmanaged,
             self.missing,
@@ -124,5 +358,51 @@ impl DriftctlFacts {
                 .unwrap_or_default(),
             self.coverage
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snippet(code: &str, start: usize, end: usize) -> Snippet {
+        Snippet {
+            code: code.to_string(),
+            start_line: 7,
+            highlight_start_offset: start,
+            highlight_end_offset: end,
+            ..Snippet::default()
+        }
+    }
+
+    fn parts(s: &Snippet) -> Vec<(u64, &str, &str, &str)> {
+        s.lines()
+            .into_iter()
+            .map(|l| (l.number, l.before, l.highlight, l.after))
+            .collect()
+    }
+
+    #[test]
+    fn a_highlight_over_two_lines_is_split_per_line() {
+        // Bytes 4..11: from "{" to the "=" of the next line.
+        let s = snippet("a = {\n  b = 1\n}", 4, 11);
+        assert_eq!(
+            parts(&s),
+            [
+                (7, "a = ", "{", ""),
+                (8, "", "  b =", " 1"),
+                (9, "}", "", "")
+            ]
+        );
+        assert_eq!(s.last_line(), 9);
+    }
+
+    #[test]
+    fn offsets_outside_the_code_or_inside_a_character_never_panic() {
+        // "é" is two bytes: offset 1 falls inside it and moves back to its start.
+        let s = snippet("é = x", 1, 99);
+        assert_eq!(parts(&s), [(7, "", "é = x", "")]);
+        let s = snippet("x", 5, 2);
+        assert_eq!(parts(&s), [(7, "x", "", "")]);
     }
 }

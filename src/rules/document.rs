@@ -7,9 +7,11 @@ use super::input::{DriftFacts, Input, Resource};
 use super::{Evaluation, RuleSet, evaluate};
 use crate::drift::Drift;
 use crate::model::Document;
+use crate::summary::Planning;
 
 /// Evaluates `rules` on a loaded document. A redacted document has no values to run rules on: it
-/// carries the findings made when its link was made, and those are returned whatever the rules.
+/// carries the findings made when its link was made, and those are returned whatever the rules,
+/// judged again with the planning status of the plan it carries.
 pub fn evaluate_document(
     doc: &Document,
     drift: &Drift,
@@ -17,7 +19,7 @@ pub fn evaluate_document(
     labels: &BTreeMap<String, String>,
 ) -> Evaluation {
     match &doc.redacted {
-        Some(r) => r.evaluation.clone(),
+        Some(r) => r.evaluation.clone().with_planning(Planning::of(doc)),
         None => evaluate(&Input::from_document(doc, drift), rules, labels),
     }
 }
@@ -70,6 +72,7 @@ impl<'a> Input<'a> {
         Input {
             resources,
             variables,
+            planning: Planning::of(doc),
         }
     }
 }

@@ -20,6 +20,7 @@ use super::path::{self, Side, Step};
 use super::template::Piece;
 use super::{Rule, RuleSet};
 use crate::model::Action;
+use crate::summary::Planning;
 
 /// How serious a rule's finding is.
 #[derive(
@@ -57,30 +58,68 @@ impl RuleSeverity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// No deny or warn finding.
+    /// Planning finished and covers everything, and no deny or warn finding.
     Pass,
-    /// At least one warn finding and no deny.
+    /// At least one warn finding and no deny; planning finished.
     Warn,
-    /// At least one deny finding.
+    /// Planning finished but left work for a later plan (deferred changes, `-target`), and no
+    /// deny finding.
+    Incomplete,
+    /// At least one deny finding; planning finished.
     NeedsApproval,
+    /// Planning failed: the plan cannot be applied, so it cannot be judged, whatever the findings
+    /// on its partial content.
+    PlanningFailed,
 }
 
 impl Verdict {
-    /// Stable name for JSON, CSS and exit-code mapping: `pass`, `warn`, `needs-approval`.
+    /// The verdict on a plan with these findings: the one decision the page, the CLI, the comment
+    /// and redacted links read. A failed plan is `PlanningFailed` whatever its findings; else a
+    /// deny finding needs approval; else an incomplete plan is `Incomplete`; else a warn finding
+    /// warns; else it passes.
+    pub fn of(planning: &Planning, findings: &[Finding]) -> Verdict {
+        let worst = findings.iter().map(|f| f.severity).max();
+        match (planning, worst) {
+            (Planning::Failed { .. }, _) => Verdict::PlanningFailed,
+            (_, Some(RuleSeverity::Deny)) => Verdict::NeedsApproval,
+            (Planning::Incomplete { .. }, _) => Verdict::Incomplete,
+            (_, Some(RuleSeverity::Warn)) => Verdict::Warn,
+            _ => Verdict::Pass,
+        }
+    }
+
+    /// Stable name for JSON, CSS and exit-code mapping: `pass`, `warn`, `incomplete`,
+    /// `needs-approval`, `planning-failed`.
     pub fn key(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
             Verdict::Warn => "warn",
+            Verdict::Incomplete => "incomplete",
             Verdict::NeedsApproval => "needs-approval",
+            Verdict::PlanningFailed => "planning-failed",
         }
     }
 
-    /// How a person would say it: `pass`, `warn`, `needs approval`.
+    /// How a person would say it: `pass`, `warn`, `plan incomplete`, `needs approval`,
+    /// `planning failed`.
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Pass => "pass",
             Verdict::Warn => "warn",
+            Verdict::Incomplete => "plan incomplete",
             Verdict::NeedsApproval => "needs approval",
+            Verdict::PlanningFailed => "planning failed",
+        }
+    }
+
+    /// The exit code of `planlens check`: 0 pass, 1 warn or plan incomplete (look before
+    /// applying), 2 needs approval, 4 planning failed (the plan cannot be judged).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Pass => 0,
+            Verdict::Warn | Verdict::Incomplete => 1,
+            Verdict::NeedsApproval => 2,
+            Verdict::PlanningFailed => 4,
         }
     }
 }
@@ -101,12 +140,68 @@ pub struct Finding {
 /// The result of [`evaluate`].
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Evaluation {
-    /// Deny first, then warn, then info; within a severity by rule order, then resource order.
+    /// Plan-level findings (of aggregate rules) first, then deny, then warn, then info; within
+    /// those by rule order, then resource order. So a rule's findings are next to each other.
     pub findings: Vec<Finding>,
-    /// The verdict on the plan.
+    /// The verdict on the plan ([`Verdict::of`] the planning status and the findings).
     pub verdict: Verdict,
     /// How many rules were evaluated (the whole set).
     pub rules_run: usize,
+    /// Whether Terraform finished planning (redacted links made before this field read as
+    /// complete; their verdict is decided again from the plan they carry).
+    #[serde(default)]
+    pub planning: Planning,
+}
+
+/// The counts every view of an evaluation shows — the Rules tab's badge and heading, the verdict
+/// line of the CLI and the comment — so they cannot disagree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Deny findings.
+    pub deny: usize,
+    /// Warn findings.
+    pub warn: usize,
+    /// Info findings.
+    pub info: usize,
+    /// Findings about the whole plan (aggregate rules), of any severity.
+    pub plan_level: usize,
+    /// Rules evaluated.
+    pub rules_run: usize,
+}
+
+impl Tally {
+    /// Every finding.
+    pub fn total(&self) -> usize {
+        self.deny + self.warn + self.info
+    }
+
+    /// `2 deny, 1 warn, 0 info`.
+    pub fn severities(&self) -> String {
+        format!("{} deny, {} warn, {} info", self.deny, self.warn, self.info)
+    }
+
+    /// `3 findings`.
+    pub fn findings(&self) -> String {
+        crate::summary::count(self.total(), "finding", "findings")
+    }
+
+    /// `7 rules`.
+    pub fn rules(&self) -> String {
+        crate::summary::count(self.rules_run, "rule", "rules")
+    }
+}
+
+/// The findings of one rule, as the Rules tab and the comment group them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingGroup<'e> {
+    /// The rule's id.
+    pub rule_id: &'e str,
+    /// The rule's severity.
+    pub severity: RuleSeverity,
+    /// True for an aggregate rule's plan-level finding.
+    pub plan_level: bool,
+    /// The group's findings, in evaluation order.
+    pub findings: Vec<&'e Finding>,
 }
 
 impl Evaluation {
@@ -118,21 +213,53 @@ impl Evaluation {
             .count()
     }
 
-    /// `2 deny, 1 warn, 0 info` and `7 rules`: the counts every verdict line shows.
-    pub fn tally(&self) -> (String, String) {
-        (
-            format!(
-                "{} deny, {} warn, {} info",
-                self.count(RuleSeverity::Deny),
-                self.count(RuleSeverity::Warn),
-                self.count(RuleSeverity::Info)
-            ),
-            format!(
-                "{} rule{}",
-                self.rules_run,
-                if self.rules_run == 1 { "" } else { "s" }
-            ),
-        )
+    /// The counts, in one pass: what every badge, heading and verdict line shows.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally {
+            rules_run: self.rules_run,
+            ..Tally::default()
+        };
+        for f in &self.findings {
+            match f.severity {
+                RuleSeverity::Deny => t.deny += 1,
+                RuleSeverity::Warn => t.warn += 1,
+                RuleSeverity::Info => t.info += 1,
+            }
+            t.plan_level += usize::from(f.resource.is_none());
+        }
+        t
+    }
+
+    /// The findings that `keep` keeps, grouped by rule in evaluation order (so plan-level groups
+    /// come first); groups left empty are left out.
+    pub fn groups(&self, keep: impl Fn(&Finding) -> bool) -> Vec<FindingGroup<'_>> {
+        let mut groups: Vec<FindingGroup<'_>> = Vec::new();
+        for f in self.findings.iter().filter(|f| keep(f)) {
+            let plan_level = f.resource.is_none();
+            // Findings are sorted so that a rule's are adjacent; the search is for safety with
+            // evaluations read from a link.
+            match groups
+                .iter_mut()
+                .find(|g| g.rule_id == f.rule_id && g.plan_level == plan_level)
+            {
+                Some(g) => g.findings.push(f),
+                None => groups.push(FindingGroup {
+                    rule_id: &f.rule_id,
+                    severity: f.severity,
+                    plan_level,
+                    findings: vec![f],
+                }),
+            }
+        }
+        groups
+    }
+
+    /// The same findings judged with `planning`: what a redacted link's stored evaluation
+    /// becomes when it is read, so its verdict follows [`Verdict::of`] like any other.
+    pub fn with_planning(mut self, planning: Planning) -> Evaluation {
+        self.verdict = Verdict::of(&planning, &self.findings);
+        self.planning = planning;
+        self
     }
 
     /// The findings about one resource (an index into [`Input::resources`]).
@@ -231,17 +358,15 @@ fn run(
             }
         }
     }
-    // Stable: rule order, then resource order, stays within each severity.
-    findings.sort_by_key(|f| Reverse(f.severity));
-    let verdict = match findings.first().map(|f| f.severity) {
-        Some(RuleSeverity::Deny) => Verdict::NeedsApproval,
-        Some(RuleSeverity::Warn) => Verdict::Warn,
-        _ => Verdict::Pass,
-    };
+    // Plan-level findings first: one aggregate finding ("more than 5 destroys") must not drown
+    // among thousands about single resources. Stable: rule order, then resource order, stays
+    // within each part.
+    findings.sort_by_key(|f| (f.resource.is_some(), Reverse(f.severity)));
     Evaluation {
+        verdict: Verdict::of(&input.planning, &findings),
         findings,
-        verdict,
         rules_run: rules.rules().len(),
+        planning: input.planning.clone(),
     }
 }
 

@@ -20,6 +20,8 @@ pub struct Input<'a> {
     /// Root module variable values from the plan, name → value. Labels the user sets are passed to
     /// [`evaluate`](super::evaluate) separately and take precedence over these.
     pub variables: BTreeMap<String, serde_json::Value>,
+    /// Whether Terraform finished planning; a failed plan's verdict is "planning failed".
+    pub planning: crate::summary::Planning,
 }
 
 /// One resource instance: what the plan does to it and whether it drifted.

@@ -134,9 +134,13 @@
 //!
 //! ## Results
 //!
-//! Findings come deny first, then warn, then info; within a severity in rule order (built-in
-//! rules first), then in resource order. The verdict is `needs approval` if any finding denies,
-//! else `warn` if any warns, else `pass` (info findings do not change it).
+//! Findings come plan-level first (aggregates), then deny, warn, info; within those in rule order
+//! (built-in rules first), then in resource order, so a rule's findings are adjacent
+//! ([`Evaluation::groups`]). The verdict is [`Verdict::of`] the plan's planning status and the
+//! findings: `planning failed` when Terraform's planning failed (whatever the findings), else
+//! `needs approval` if any finding denies, else `plan incomplete` when the plan is incomplete,
+//! else `warn` if any warns, else `pass` (info findings do not change it). Every count shown of an
+//! evaluation comes from [`Evaluation::tally`].
 //!
 //! ## Errors
 //!
@@ -162,7 +166,10 @@ mod template;
 use std::fmt;
 
 pub use document::evaluate_document;
-pub use eval::{Evaluation, Finding, REDACTED, RuleSeverity, Verdict, evaluate, evaluate_redacted};
+pub use eval::{
+    Evaluation, Finding, FindingGroup, REDACTED, RuleSeverity, Tally, Verdict, evaluate,
+    evaluate_redacted,
+};
 pub use input::{DriftFacts, Input, Resource};
 
 use condition::{AttributeTest, CountTest, Selectors, VariableTest};

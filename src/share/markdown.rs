@@ -7,10 +7,11 @@ use super::GITHUB_COMMENT_LIMIT;
 use crate::drift::Drift;
 use crate::list::is_plain_no_op;
 use crate::model::reason::describe;
+use crate::model::source::Diagnostic;
 use crate::model::text::visible;
-use crate::model::{Document, ResourceRow, RowSource};
+use crate::model::{Document, ResourceRow, RowSource, Source};
 use crate::rules::{Evaluation, Verdict};
-use crate::summary::Summary;
+use crate::summary::{Planning, Summary, count};
 
 /// At most this many findings are listed; the rest are counted.
 pub const MAX_FINDINGS: usize = 100;
@@ -36,18 +37,62 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// The verdict line: `**Verdict: needs approval** · 2 deny, 1 warn, 0 info`.
+/// The verdict line: `⛔ **Verdict: needs approval** · 2 deny, 1 warn, 0 info (7 rules)`; for an
+/// incomplete plan the reason follows the verdict. (A failed plan's reason is the comment's
+/// title already.)
 pub fn verdict_line(evaluation: &Evaluation) -> String {
     let icon = match evaluation.verdict {
         Verdict::Pass => "✅",
-        Verdict::Warn => "⚠️",
+        Verdict::Warn | Verdict::Incomplete => "⚠️",
         Verdict::NeedsApproval => "⛔",
+        Verdict::PlanningFailed => "❌",
     };
-    let (counts, rules) = evaluation.tally();
+    let tally = evaluation.tally();
+    let reason = match (&evaluation.planning, evaluation.planning.sentence()) {
+        (Planning::Incomplete { .. }, Some(sentence)) => format!(" · {}", escape(&sentence)),
+        _ => String::new(),
+    };
     format!(
-        "{icon} **Verdict: {}** · {counts} ({rules})",
-        evaluation.verdict.label()
+        "{icon} **Verdict: {}**{reason} · {} ({})",
+        evaluation.verdict.label(),
+        tally.severities(),
+        tally.rules()
     )
+}
+
+/// At most this many of Terraform's diagnostics are written out; the rest are counted.
+pub const MAX_DIAGNOSTICS: usize = 10;
+
+/// Terraform's diagnostics as Markdown: each with its severity and summary, `file:line`, the
+/// detail, and the configuration snippet in a code block with the highlighted part marked by
+/// carets underneath. Plan text is escaped, and a code block's fence is longer than any run of
+/// backticks inside it, so a snippet cannot end it early.
+pub fn diagnostics(list: &[Diagnostic]) -> Vec<String> {
+    list.iter()
+        .take(MAX_DIAGNOSTICS)
+        .map(|d| {
+            let mut out = format!("**{}: {}**", d.heading(), escape(&d.summary));
+            if let Some(location) = &d.location {
+                out.push_str(&format!(" · `{}`", code(location)));
+            }
+            if let Some(address) = &d.address {
+                out.push_str(&format!(" · `{}`", code(address)));
+            }
+            out.push('\n');
+            if !d.detail.is_empty() {
+                for paragraph in d.detail.split("\n\n") {
+                    out.push_str(&format!("\n{}\n", escape(paragraph.trim())));
+                }
+            }
+            if let Some(snippet) = &d.snippet {
+                let text = snippet.to_text();
+                let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+                let fence = "`".repeat((longest + 1).max(3));
+                out.push_str(&format!("\n{fence}\n{text}{fence}\n"));
+            }
+            out
+        })
+        .collect()
 }
 
 /// The link at the end of a comment.
@@ -126,7 +171,7 @@ impl Budget {
         share: f64,
         reserve: usize,
         earlier: usize,
-        what: &str,
+        what: [&str; 2],
     ) {
         let left_out = self.fill(out, lines, share, reserve) + earlier;
         if left_out > 0 {
@@ -145,14 +190,16 @@ impl Budget {
 /// Room kept for a section's closing lines and truncation note.
 const SECTION_RESERVE: usize = 600;
 
-fn cut_note(left_out: usize, what: &str, link_below: bool) -> String {
+fn cut_note(left_out: usize, what: [&str; 2], link_below: bool) -> String {
     let see = if link_below {
         "open the plan in Planlens (link below) for all of them"
     } else {
         "open the plan in Planlens for all of them"
     };
+    let [one, many] = what;
+    let more = count(left_out, &format!("more {one}"), &format!("more {many}"));
     format!(
-        "\n…and {left_out} more {what}, left out: a GitHub comment holds at most \
+        "\n…and {more}, left out: a GitHub comment holds at most \
          {GITHUB_COMMENT_LIMIT} characters; {see}.\n"
     )
 }
@@ -227,7 +274,37 @@ pub fn summary(
     }
     budget.push(&mut out, &format!("{}\n\n", verdict_line(evaluation)));
 
+    if let Source::PlanLog(facts) = &doc.source
+        && !facts.diagnostics.is_empty()
+    {
+        budget.push(&mut out, "#### Terraform's errors and warnings\n\n");
+        let blocks = diagnostics(&facts.diagnostics);
+        let beyond = facts.diagnostics.len() - blocks.len();
+        let what = ["error or warning", "errors and warnings"];
+        budget.rows(&mut out, &blocks, 0.3, SECTION_RESERVE * 4, beyond, what);
+    }
+
     if !evaluation.findings.is_empty() {
+        let groups = evaluation.groups(|_| true);
+        if groups.len() > 1 && evaluation.findings.len() > groups.len() {
+            // With many findings the table is cut; the count per rule says what each rule found.
+            let per_rule: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    format!(
+                        "`{}` {} {}{}",
+                        code(g.rule_id),
+                        g.findings.len(),
+                        g.severity.key(),
+                        if g.plan_level { " (whole plan)" } else { "" }
+                    )
+                })
+                .collect();
+            budget.push(
+                &mut out,
+                &format!("Findings by rule: {}\n\n", per_rule.join(" · ")),
+            );
+        }
         budget.push(&mut out, "| Severity | Rule | Finding |\n|---|---|---|\n");
         let lines: Vec<String> = evaluation
             .findings
@@ -249,7 +326,7 @@ pub fn summary(
             0.3,
             SECTION_RESERVE * 3,
             beyond,
-            "findings",
+            ["finding", "findings"],
         );
     }
 
@@ -280,7 +357,7 @@ pub fn summary(
                 destructive.len()
             ),
         );
-        let what = "destructive changes";
+        let what = ["destructive change", "destructive changes"];
         budget.rows(&mut out, &destructive, 0.6, SECTION_RESERVE * 2, 0, what);
     }
 
@@ -308,7 +385,7 @@ pub fn summary(
             &mut out,
             "| Severity | Resource | Attributes | Plan |\n|---|---|---|---|\n",
         );
-        let what = "drifted resources";
+        let what = ["drifted resource", "drifted resources"];
         budget.rows(&mut out, &lines, 0.5, SECTION_RESERVE * 2, 0, what);
     }
 
@@ -337,7 +414,8 @@ pub fn summary(
                 others.len()
             ),
         );
-        budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, "changes");
+        let what = ["change", "changes"];
+        budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, what);
         budget.push(&mut out, "</details>\n");
     }
     out.push_str(&footer);

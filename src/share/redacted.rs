@@ -313,7 +313,11 @@ fn restore_derived(plan: &mut Value) {
 fn without_details(source: &Source) -> Source {
     let mut source = source.clone();
     if let Source::PlanLog(facts) = &mut source {
-        facts.diagnostics.iter_mut().for_each(|d| d.detail.clear());
+        // Details and snippets quote configuration and values; summaries and places do not.
+        facts.diagnostics.iter_mut().for_each(|d| {
+            d.detail.clear();
+            d.snippet = None;
+        });
     }
     source
 }

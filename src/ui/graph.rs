@@ -22,6 +22,7 @@ use crate::graph::view::{Highlight, HighlightOptions, View, ViewNodeKind, ViewOp
 use crate::graph::{DepGraph, EdgeSource};
 use crate::list::contains_ignore_case;
 use crate::rules::RuleSeverity;
+use crate::summary::{count, noun};
 
 /// The dependency graph of the open plan, compared by identity.
 #[derive(Clone)]
@@ -707,13 +708,20 @@ fn GraphStatus(
             .iter()
             .filter(|n| matches!(n.kind, ViewNodeKind::Module { .. }))
             .count();
-        let mut parts = vec![
-            format!("{} resources", g.graph.node_count()),
-            format!("{} dependencies", g.graph.edge_count()),
-            format!("showing {} nodes", v.nodes.len()),
-        ];
+        // Instances are counted as the summary and the list count them (one per row); the
+        // graph's other nodes are resources only in the prior state.
+        let instances = state
+            .loaded
+            .with(|l| l.as_ref().map_or(0, |l| l.summary.instances));
+        let state_only = g.graph.node_count().saturating_sub(instances);
+        let mut parts = vec![count(instances, "resource instance", "resource instances")];
+        if state_only > 0 {
+            parts.push(format!("{state_only} only in the prior state"));
+        }
+        parts.push(count(g.graph.edge_count(), "dependency", "dependencies"));
+        parts.push(format!("showing {}", count(v.nodes.len(), "node", "nodes")));
         if modules > 0 {
-            parts.push(format!("{modules} collapsed modules"));
+            parts.push(count(modules, "collapsed module", "collapsed modules"));
         }
         if v.hidden_unchanged > 0 {
             parts.push(format!("{} unchanged hidden", v.hidden_unchanged));
@@ -727,13 +735,8 @@ fn GraphStatus(
         if let Some(n) = selected.get() {
             let address = crate::model::text::visible(&g.0.graph[n].address);
             parts.push(format!(
-                "{address}: {} {} on it",
-                h.dependents,
-                if h.dependents == 1 {
-                    "resource depends"
-                } else {
-                    "resources depend"
-                }
+                "{address}: {} on it",
+                count(h.dependents, "resource depends", "resources depend")
             ));
             if gs.upstream.get() {
                 parts.push(format!("it depends on {}", h.dependencies));
@@ -741,8 +744,14 @@ fn GraphStatus(
         }
         if gs.destructive.get() {
             parts.push(format!(
-                "{} destructive changes, {} resources depend on them",
-                h.destructive, h.destructive_dependents
+                "{}, {} on {}",
+                count(h.destructive, "destructive change", "destructive changes"),
+                count(
+                    h.destructive_dependents,
+                    "resource depends",
+                    "resources depend"
+                ),
+                noun(h.destructive, "it", "them")
             ));
         }
         (!parts.is_empty()).then(|| parts.join(" · "))

@@ -140,8 +140,8 @@ fn FilterBar() -> impl IntoView {
             <p class="list-count" data-testid="list-count">
                 {move || {
                     let shown = state.entries.with(|e| e.0.iter().filter(|e| matches!(e, ListEntry::Resource(_))).count());
-                    let total = state.loaded.with(|l| l.as_ref().map_or(0, |l| l.doc.rows.len()));
-                    format!("{shown} of {total} resource instances")
+                    let total = state.loaded.with(|l| l.as_ref().map_or(0, |l| l.summary.instances));
+                    format!("{shown} of {}", crate::summary::count(total, "resource instance", "resource instances"))
                 }}
             </p>
         </div>
@@ -282,7 +282,12 @@ fn VirtualList() -> impl IntoView {
             {move || {
                 state.entries.with(|e| e.0.is_empty()).then(|| view! {
                     <p class="empty" data-testid="list-empty">
-                        {move || if state.filter.with(|f| *f == Default::default()) {
+                        {move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| {
+                            l.doc.rows.is_empty() && crate::summary::Planning::of(&l.doc).failed()
+                        })) {
+                            // Not "no changes": Terraform stopped before it planned any.
+                            "Planning failed before Terraform planned any change: there is nothing to list."
+                        } else if state.filter.with(|f| *f == Default::default()) {
                             "No resource changes in this plan. Tick “Show unchanged” to list no-ops."
                         } else {
                             "Nothing matches these filters."

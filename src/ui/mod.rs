@@ -363,9 +363,8 @@ fn Tabs() -> impl IntoView {
             {tab_button(Tab::Graph, "Graph", None)}
             {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || count(|l| l.drift.resources.len()))))}
             {tab_button(Tab::Rules, "Rules", Some(Signal::derive(move || {
-                state.rules.checked.with(|c| c.as_ref().map_or(0, |c| {
-                    c.0.evaluation.findings.iter().filter(|f| f.severity != crate::rules::RuleSeverity::Info).count()
-                }))
+                // The same count as the Rules tab's heading: both read Evaluation::tally.
+                state.rules.checked.with(|c| c.as_ref().map_or(0, |c| c.0.evaluation.tally().total()))
             })))}
             {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || count(|l| l.outputs.len()))))}
             {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}

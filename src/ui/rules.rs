@@ -3,7 +3,7 @@
 //! exportable). The rules are parsed and evaluated by the core (`rules::evaluate`), the same
 //! function the CLI's `planlens check` calls.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -12,7 +12,9 @@ use wasm_bindgen::JsCast;
 use super::graph::{download, mark, measure, now};
 use super::{AppState, Loaded, Tab};
 use crate::model::text::{visible, visible_lines};
-use crate::rules::{BUILTIN_TOML, Evaluation, RuleError, RuleSet, RuleSeverity, evaluate_document};
+use crate::rules::{
+    BUILTIN_TOML, Evaluation, Finding, RuleError, RuleSet, RuleSeverity, evaluate_document,
+};
 use crate::share::link::LinkError;
 
 /// Where the user's rule file is kept in this browser.
@@ -233,20 +235,25 @@ fn plan_environment(loaded: &Loaded) -> Option<String> {
 pub fn VerdictBadge() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
-        let (key, label) = match (state.rules.checked.get(), state.rules.parsed.get()) {
+        let (key, label, planning) = match (state.rules.checked.get(), state.rules.parsed.get()) {
             (Some(c), _) => (
                 c.0.evaluation.verdict.key(),
                 c.0.evaluation.verdict.label().to_string(),
+                c.0.evaluation.planning.sentence(),
             ),
-            (None, p) if p.0.is_err() => ("error", "rules have errors".to_string()),
+            (None, p) if p.0.is_err() => ("error", "rules have errors".to_string(), None),
             (None, _) => return None,
+        };
+        let title = match planning {
+            Some(sentence) => format!("{} Guardrail rules: open the Rules tab", visible(&sentence)),
+            None => "Guardrail rules: open the Rules tab".to_string(),
         };
         Some(view! {
             <button
                 class=format!("verdict verdict-{key}")
                 data-testid="verdict"
                 data-verdict=key
-                title="Guardrail rules: open the Rules tab"
+                title=title
                 on:click=move |_| state.tab.set(Tab::Rules)
             >
                 {label}
@@ -272,13 +279,14 @@ pub fn RulesPanel() -> impl IntoView {
                 <VerdictBadge />
                 <span class="fine" data-testid="rules-counts">
                     {move || rs.checked.get().map(|c| {
-                        let e = &c.0.evaluation;
+                        let t = c.0.evaluation.tally();
                         format!(
-                            "{} deny · {} warn · {} info — {} rules evaluated in {:.1} ms",
-                            e.count(RuleSeverity::Deny),
-                            e.count(RuleSeverity::Warn),
-                            e.count(RuleSeverity::Info),
-                            e.rules_run,
+                            "{}: {} deny · {} warn · {} info — {} evaluated in {:.1} ms",
+                            t.findings(),
+                            t.deny,
+                            t.warn,
+                            t.info,
+                            t.rules(),
                             c.0.ms
                         )
                     })}
@@ -302,6 +310,18 @@ pub fn RulesPanel() -> impl IntoView {
                 </label>
                 </Show>
             </div>
+            {move || rs.checked.get().and_then(|c| {
+                let failed = c.0.evaluation.planning.failed();
+                c.0.evaluation.planning.sentence().map(|sentence| view! {
+                    <p
+                        class=if failed { "banner banner-danger" } else { "banner banner-warn" }
+                        data-testid="rules-planning"
+                    >
+                        {visible(&sentence)}
+                        {failed.then_some(" The findings below are about the partial plan Terraform made before the error.")}
+                    </p>
+                })
+            })}
             {move || redacted().then(|| view! {
                 <p class="banner banner-info" data-testid="rules-redacted">
                     "This is a redacted link: these are the findings made when it was shared. Rules cannot run again here, because the plan's values were left out."
@@ -339,10 +359,21 @@ pub fn RulesPanel() -> impl IntoView {
     }
 }
 
-/// Findings, each linked to its resource.
+/// Findings shown per group before "Show more": enough for any ordinary plan, few enough that
+/// thousands of findings render at once.
+const GROUP_PAGE: usize = 100;
+
+/// Findings grouped by rule (plan-level first, as evaluated), with counts, filters by severity,
+/// rule and text, and each finding linked to its resource.
 #[component]
 fn Findings() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let severity: RwSignal<Option<RuleSeverity>> = RwSignal::new(None);
+    let rule: RwSignal<String> = RwSignal::new(String::new());
+    let query: RwSignal<String> = RwSignal::new(String::new());
+    // Per rule: how many findings are shown (absent: one page), and whether the group is folded.
+    let shown: RwSignal<HashMap<String, usize>> = RwSignal::new(HashMap::new());
+    let folded: RwSignal<HashSet<String>> = RwSignal::new(HashSet::new());
     move || {
         let Some(c) = state.rules.checked.get() else {
             return view! {
@@ -354,6 +385,15 @@ fn Findings() -> impl IntoView {
             }
             .into_any();
         };
+        let evaluation = &c.0.evaluation;
+        if evaluation.findings.is_empty() {
+            return view! {
+                <div class="findings" data-testid="findings">
+                    <p class="panel-empty">"No findings: every rule passes."</p>
+                </div>
+            }
+            .into_any();
+        }
         let loaded = state.loaded.get_untracked();
         let address = move |row: usize| {
             loaded
@@ -366,58 +406,206 @@ fn Findings() -> impl IntoView {
                 })
                 .unwrap_or_default()
         };
-        if c.0.evaluation.findings.is_empty() {
-            return view! {
-                <div class="findings" data-testid="findings">
-                    <p class="panel-empty">"No findings: every rule passes."</p>
-                </div>
+        let tally = evaluation.tally();
+        let all_groups = evaluation.groups(|_| true);
+        let (want_severity, want_rule) = (severity.get(), rule.get());
+        let needle = query.get().trim().to_lowercase();
+        let groups = evaluation.groups(|f| {
+            want_severity.is_none_or(|s| f.severity == s)
+                && (want_rule.is_empty() || f.rule_id == want_rule)
+                && (needle.is_empty()
+                    || f.message.to_lowercase().contains(&needle)
+                    || f.rule_id.to_lowercase().contains(&needle)
+                    || f.resource
+                        .is_some_and(|r| address(r).to_lowercase().contains(&needle)))
+        });
+        let matching: usize = groups.iter().map(|g| g.findings.len()).sum();
+
+        let severity_button = move |key: Option<RuleSeverity>, n: usize| {
+            let label = match key {
+                None => format!("All {n}"),
+                Some(s) => format!("{n} {}", s.key()),
+            };
+            view! {
+                <button
+                    class="chip-button"
+                    data-testid=format!("findings-sev-{}", key.map_or("all", RuleSeverity::key))
+                    aria-pressed=move || (severity.get() == key).to_string()
+                    disabled=n == 0 && key.is_some()
+                    on:click=move |_| severity.set(key)
+                >
+                    {label}
+                </button>
             }
-            .into_any();
-        }
-        let items = c
-            .0
-            .evaluation
-            .findings
+        };
+        let rule_options = all_groups
             .iter()
-            .map(|f| {
-                let row = f.resource.map(|r| r as u32);
-                let sev = f.severity.key();
-                let addr = f.resource.map(&address).unwrap_or_default();
-                let go = move |tab: Tab| {
-                    if row.is_some() {
-                        state.select(row);
-                        state.tab.set(tab);
-                    }
-                };
+            .map(|g| {
+                let id = g.rule_id.to_string();
+                let selected = id == want_rule;
                 view! {
-                    <li
-                        class=format!("finding sev-{sev}")
-                        class:linked=row.is_some()
-                        data-testid="finding"
-                        data-rule=f.rule_id.clone()
-                        data-address=addr
-                        role=row.map(|_| "button")
-                        tabindex=row.map(|_| "0")
-                        on:click=move |_| go(Tab::Resources)
-                        on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { go(Tab::Resources) }
-                    >
-                        <span class=format!("sev-badge sev-{sev}")>{sev}</span>
-                        <span class="finding-rule">{f.rule_id.clone()}</span>
-                        <span class="finding-message">{visible(&f.message)}</span>
-                        {row.map(|_| view! {
-                            <button
-                                class="link-button finding-graph"
-                                data-testid="finding-graph"
-                                on:click=move |ev| { ev.stop_propagation(); go(Tab::Graph); }
-                            >
-                                "graph"
-                            </button>
-                        })}
-                    </li>
+                    <option value=id.clone() selected=selected>
+                        {format!("{} ({})", id, g.findings.len())}
+                    </option>
                 }
             })
             .collect_view();
-        view! { <ul class="findings" data-testid="findings">{items}</ul> }.into_any()
+        let filter_bar = view! {
+            <div class="findings-filter" role="group" aria-label="Filter findings">
+                {severity_button(None, tally.total())}
+                {severity_button(Some(RuleSeverity::Deny), tally.deny)}
+                {severity_button(Some(RuleSeverity::Warn), tally.warn)}
+                {severity_button(Some(RuleSeverity::Info), tally.info)}
+                <select
+                    data-testid="findings-rule"
+                    aria-label="Rule"
+                    on:change=move |ev| rule.set(event_target_value(&ev))
+                >
+                    <option value="" selected=want_rule.is_empty()>"All rules"</option>
+                    {rule_options}
+                </select>
+                <input
+                    type="search"
+                    data-testid="findings-search"
+                    aria-label="Search findings"
+                    placeholder="Search messages, rules, addresses"
+                    spellcheck="false"
+                    prop:value=move || query.get_untracked()
+                    on:input=move |ev| query.set(event_target_value(&ev))
+                />
+            </div>
+        };
+        let filtered = matching != tally.total();
+        let status = filtered.then(|| {
+            view! {
+                <p class="fine findings-shown" data-testid="findings-shown">
+                    {format!("{matching} of {} match", tally.findings())}
+                    " "
+                    <button class="link-button" data-testid="findings-reset" on:click=move |_| {
+                        severity.set(None);
+                        rule.set(String::new());
+                        query.set(String::new());
+                    }>"Show all"</button>
+                </p>
+            }
+        });
+
+        let groups_view = groups
+            .into_iter()
+            .map(|g| {
+                let id = g.rule_id.to_string();
+                let sev = g.severity.key();
+                let total = g.findings.len();
+                let limit = shown.with(|m| m.get(&id).copied().unwrap_or(GROUP_PAGE));
+                let is_folded = folded.with(|f| f.contains(&id));
+                let head_id = id.clone();
+                let head = view! {
+                    <button
+                        class="finding-group-head"
+                        data-testid="finding-group-head"
+                        aria-expanded=(!is_folded).to_string()
+                        on:click=move |_| folded.update(|f| {
+                            if !f.remove(&head_id) {
+                                f.insert(head_id.clone());
+                            }
+                        })
+                    >
+                        <span class="fold">{if is_folded { "▸" } else { "▾" }}</span>
+                        <span class=format!("sev-badge sev-{sev}")>{sev}</span>
+                        <span class="finding-group-rule">{visible(&id)}</span>
+                        <span class="finding-group-count" data-testid="finding-group-count">
+                            {format!("— {total} {sev}")}
+                        </span>
+                        {g.plan_level.then(|| view! { <span class="chip chip-muted">"whole plan"</span> })}
+                    </button>
+                };
+                let items = (!is_folded).then(|| {
+                    let list = g
+                        .findings
+                        .iter()
+                        .take(limit)
+                        .map(|f| finding_item(state, f, f.resource.map(&address).unwrap_or_default()))
+                        .collect_view();
+                    let more_id = id.clone();
+                    let more = (total > limit).then(|| {
+                        let next = (total - limit).min(GROUP_PAGE);
+                        view! {
+                            <li class="findings-more">
+                                <button
+                                    class="link-button"
+                                    data-testid="findings-more"
+                                    on:click=move |_| shown.update(|m| {
+                                        m.insert(more_id.clone(), limit + GROUP_PAGE);
+                                    })
+                                >
+                                    {format!("Show {next} more ({} not shown)", total - limit)}
+                                </button>
+                            </li>
+                        }
+                    });
+                    view! { <ul class="findings">{list}{more}</ul> }
+                });
+                view! {
+                    <section
+                        class=format!("finding-group sev-{sev}")
+                        data-testid="finding-group"
+                        data-rule=id.clone()
+                        data-count=total
+                    >
+                        {head}
+                        {items}
+                    </section>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="findings-pane" data-testid="findings">
+                {filter_bar}
+                {status}
+                {(matching == 0).then(|| view! { <p class="panel-empty">"No finding matches."</p> })}
+                {groups_view}
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// One finding: its severity, rule and message; a click opens its resource in the list, the
+/// "graph" button in the graph.
+fn finding_item(state: AppState, f: &Finding, addr: String) -> impl IntoView + use<> {
+    let row = f.resource.map(|r| r as u32);
+    let sev = f.severity.key();
+    let go = move |tab: Tab| {
+        if row.is_some() {
+            state.select(row);
+            state.tab.set(tab);
+        }
+    };
+    view! {
+        <li
+            class=format!("finding sev-{sev}")
+            class:linked=row.is_some()
+            data-testid="finding"
+            data-rule=f.rule_id.clone()
+            data-address=addr
+            role=row.map(|_| "button")
+            tabindex=row.map(|_| "0")
+            on:click=move |_| go(Tab::Resources)
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Enter" { go(Tab::Resources) }
+        >
+            <span class=format!("sev-badge sev-{sev}")>{sev}</span>
+            <span class="finding-rule">{visible(&f.rule_id)}</span>
+            <span class="finding-message">{visible(&f.message)}</span>
+            {row.map(|_| view! {
+                <button
+                    class="link-button finding-graph"
+                    data-testid="finding-graph"
+                    on:click=move |ev| { ev.stop_propagation(); go(Tab::Graph); }
+                >
+                    "graph"
+                </button>
+            })}
+        </li>
     }
 }
 

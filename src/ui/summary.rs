@@ -5,7 +5,13 @@ use leptos::prelude::*;
 use super::AppState;
 use crate::checks::CheckStatus;
 use crate::model::Source;
-use crate::model::text::visible;
+use crate::model::source::Diagnostic;
+use crate::model::text::{visible, visible_lines};
+use crate::summary::{Planning, count, noun};
+
+/// What the summary's, the list's and the graph's instance counts count (one row each).
+pub const INSTANCES_TITLE: &str = "Resource instances, one per row of the Resources list: planned \
+     changes (no-ops included), deferred changes and resources that only drifted";
 
 /// Summary of the open plan.
 #[component]
@@ -20,11 +26,11 @@ pub fn SummaryPanel() -> impl IntoView {
                 .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Error))
                 .count();
             let plan = l.doc.plan();
-            let chip = |n: usize, label: &'static str, key: &'static str| {
+            let chip = |n: usize, one: &'static str, many: &'static str, key: &'static str| {
                 (n > 0).then(|| {
                     view! {
                         <span class=format!("chip chip-{key}") data-testid=format!("count-{key}")>
-                            <b>{n}</b> " " {label}
+                            <b>{n}</b> " " {noun(n, one, many)}
                         </span>
                     }
                 })
@@ -43,20 +49,10 @@ pub fn SummaryPanel() -> impl IntoView {
             };
             let sentence = s.headline(&l.doc);
             let diagnostics = match &l.doc.source {
-                Source::PlanLog(f) => f
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity != "error")
-                    .map(|d| {
-                        let at = d.location.as_deref().map(|l| format!(" ({})", visible(l))).unwrap_or_default();
-                        view! {
-                            <div class="banner banner-info" data-testid="log-diagnostic">
-                                {format!("Terraform {}: {}{at}", d.severity, visible(&d.summary))}
-                            </div>
-                        }
-                    })
-                    .collect_view()
-                    .into_any(),
+                Source::PlanLog(f) if !f.diagnostics.is_empty() => view! {
+                    <Diagnostics list=f.diagnostics.clone() />
+                }
+                .into_any(),
                 _ => ().into_any(),
             };
             let drift = &l.drift;
@@ -69,14 +65,24 @@ pub fn SummaryPanel() -> impl IntoView {
                     </button>
                 </p>
             });
-            let errored = plan.errored.then(|| view! {
-                <div class="banner banner-danger" data-testid="banner-errored">
-                    "Planning errored: this plan is partial and cannot be applied. Fix the errors and plan again."
-                </div>
+            // The banners say what the verdict says: both read `Planning::of`.
+            let planning = Planning::of(&l.doc);
+            let errored = planning.failed().then(|| {
+                let what = if l.doc.rows.is_empty() {
+                    "Terraform could not make this plan, so there is nothing to apply."
+                } else {
+                    "This plan is partial: Terraform stopped on an error, so it cannot be applied."
+                };
+                let next = if matches!(planning, Planning::Failed { errors: 0, .. }) {
+                    " Its errors are not in this file (terraform show -json leaves them out): see the output of terraform plan, fix them and plan again."
+                } else {
+                    " Fix the errors below and plan again."
+                };
+                view! { <div class="banner banner-danger" data-testid="banner-errored">{what}{next}</div> }
             });
-            let incomplete = (plan.complete == Some(false)).then(|| view! {
+            let incomplete = matches!(planning, Planning::Incomplete { .. }).then(|| view! {
                 <div class="banner banner-warn" data-testid="banner-incomplete">
-                    "This plan is incomplete: some changes were deferred or left out (-target). Another plan and apply will be needed."
+                    {planning.sentence()}
                 </div>
             });
             let warnings = l
@@ -98,7 +104,6 @@ pub fn SummaryPanel() -> impl IntoView {
                     {incomplete}
                     {warnings}
                     {notes}
-                    {diagnostics}
                     <div class="summary-main">
                         <p class="sentence" data-testid="plan-summary">{sentence}</p>
                         <super::rules::VerdictBadge />
@@ -113,23 +118,125 @@ pub fn SummaryPanel() -> impl IntoView {
                         })}
                         <span class="versions" data-testid="plan-versions">{version}</span>
                     </div>
+                    {diagnostics}
                     {drift_note}
                     <div class="chips">
-                        {chip(s.replace, "to replace", "replace")}
-                        {chip(s.moves, "moved", "move")}
-                        {chip(s.import, "to import", "import")}
-                        {chip(s.reads, "data reads", "read")}
-                        {chip(s.deferred, "deferred", "deferred")}
-                        {chip(s.output_changes, "output changes", "output")}
-                        {chip(failing_checks, "checks failing", "check-fail")}
+                        {chip(s.replace, "to replace", "to replace", "replace")}
+                        {chip(s.moves, "moved", "moved", "move")}
+                        {chip(s.import, "to import", "to import", "import")}
+                        {chip(s.reads, "data read", "data reads", "read")}
+                        {chip(s.deferred, "deferred", "deferred", "deferred")}
+                        {chip(s.output_changes, "output change", "output changes", "output")}
+                        {chip(failing_checks, "check failing", "checks failing", "check-fail")}
                         {(!matches!(l.doc.source, Source::Driftctl(_))).then(|| view! {
-                            <span class="chip chip-muted">
-                                {format!("{} resource instances in plan", s.resources)}
+                            <span
+                                class="chip chip-muted"
+                                data-testid="count-instances"
+                                title=INSTANCES_TITLE
+                            >
+                                {count(s.instances, "resource instance", "resource instances")}
                             </span>
                         })}
                     </div>
                 </section>
             }
         })
+    }
+}
+
+/// Terraform's errors and warnings from a plan log: severity, summary, `file:line`, the resource,
+/// the configuration snippet with the highlighted part marked, the values Terraform mentions and
+/// the detail. Errors are open; warnings fold to their summary line.
+#[component]
+fn Diagnostics(list: Vec<Diagnostic>) -> impl IntoView {
+    let errors = list.iter().filter(|d| d.is_error()).count();
+    let warnings = list.len() - errors;
+    let heading = match (errors, warnings) {
+        (0, w) => format!("Terraform reported {}", count(w, "warning", "warnings")),
+        (e, 0) => format!("Terraform reported {}", count(e, "error", "errors")),
+        (e, w) => format!(
+            "Terraform reported {} and {}",
+            count(e, "error", "errors"),
+            count(w, "warning", "warnings")
+        ),
+    };
+    let items = list
+        .into_iter()
+        .map(|d| {
+            let severity = if d.is_error() { "error" } else { "warning" };
+            let head = view! {
+                <span class=format!("sev-badge diag-{severity}")>{d.severity.clone()}</span>
+                " "
+                <strong class="diag-summary">{visible(&d.summary)}</strong>
+                {d.location.as_ref().map(|at| view! {
+                    <span class="diag-at" data-testid="diag-location">{format!(" ({})", visible(at))}</span>
+                })}
+            };
+            let body = view! {
+                {d.address.as_ref().map(|a| view! {
+                    <p class="diag-address">"with " <code>{visible(a)}</code></p>
+                })}
+                {d.snippet.as_ref().map(|s| {
+                    let context = s.context.as_ref().map(|c| view! {
+                        <p class="diag-context">{format!("in {}", visible(c))}</p>
+                    });
+                    let lines = s
+                        .lines()
+                        .into_iter()
+                        .map(|line| {
+                            let show = |t: &str| visible(&t.replace('\t', "  "));
+                            view! {
+                                <span class="diag-line">
+                                    <span class="diag-lineno">{line.number}</span>
+                                    {show(line.before)}
+                                    {(!line.highlight.is_empty()).then(|| view! {
+                                        <mark data-testid="diag-highlight">{show(line.highlight)}</mark>
+                                    })}
+                                    {show(line.after)}
+                                </span>
+                            }
+                        })
+                        .collect_view();
+                    let values = (!s.values.is_empty()).then(|| view! {
+                        <ul class="diag-values">
+                            {s.values.iter().map(|v| view! {
+                                <li><code>{visible(&v.traversal)}</code> " " {visible(&v.statement)}</li>
+                            }).collect_view()}
+                        </ul>
+                    });
+                    view! {
+                        {context}
+                        <pre class="diag-snippet" data-testid="diag-snippet">{lines}</pre>
+                        {values}
+                    }
+                })}
+                {(!d.detail.is_empty()).then(|| view! {
+                    <p class="diag-detail" data-testid="diag-detail">{visible_lines(&d.detail)}</p>
+                })}
+            };
+            if d.is_error() {
+                view! {
+                    <article class="diagnostic diag-error" data-testid="log-diagnostic" data-severity=severity>
+                        <p class="diag-head">{head}</p>
+                        {body}
+                    </article>
+                }
+                .into_any()
+            } else {
+                view! {
+                    <details class=format!("diagnostic diag-{severity}") data-testid="log-diagnostic" data-severity=severity>
+                        <summary class="diag-head">{head}</summary>
+                        {body}
+                    </details>
+                }
+                .into_any()
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="diagnostics" data-testid="diagnostics" aria-label="Terraform's errors and warnings">
+            <h2 class="diag-heading">{heading}</h2>
+            {items}
+        </section>
     }
 }

@@ -557,3 +557,39 @@ test.describe("Planlens in the browser", () => {
     expect(duration).toBeGreaterThanOrEqual(0);
   });
 });
+
+// Every count on screen says what it counts, the same number wherever it is the same thing, in
+// the singular for one.
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) {
+  test.describe(`Counts (${device})`, () => {
+    test.use({ viewport });
+
+    test("the summary, the list and the graph count the same resource instances; plurals are right", async ({ page }) => {
+      await gotoApp(page);
+      const files = [fixture("blast_radius.json"), fixture("deferred.json"), sample("modules-for-each.json")];
+      const infracost = join(REAL, "infracost__terraform_v0_12_plan.json");
+      if (existsSync(infracost)) files.push(infracost);
+      const wrongPlural = /(^|[^\d,])1 (dependencies|nodes|resource instances|checks failing|data reads|output changes|collapsed modules|findings|rules|resources depend)\b/;
+      for (const path of files) {
+        const name = basename(path);
+        await openPlan(page, path);
+        const chip = await page.getByTestId("count-instances").textContent();
+        const n = +chip.match(/^(\d+) resource instances?$/)[1];
+        await expect(page.getByTestId("list-count"), name).toHaveText(new RegExp(` of ${n} resource instances?$`));
+        const summary = await page.locator(".summary").innerText();
+        expect(summary, name).not.toMatch(wrongPlural);
+        await page.getByTestId("tab-graph").click();
+        const graph = page.getByTestId("graph-counts");
+        await expect(graph, name).toHaveText(new RegExp(`^${n} resource instances?( · \\d+ only in the prior state)? · `));
+        expect(await graph.innerText(), name).not.toMatch(wrongPlural);
+        await page.getByTestId("tab-resources").click();
+      }
+      // The failing check of the sample reads in the singular.
+      await openPlan(page, sample("modules-for-each.json"));
+      await expect(page.getByTestId("count-check-fail")).toHaveText("1 check failing");
+    });
+  });
+}

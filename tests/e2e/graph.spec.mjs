@@ -27,12 +27,13 @@ async function openGraph(page) {
   await expect.poll(() => inkedPixels(page)).toBeGreaterThan(0);
 }
 
-/** "N resources · E dependencies · showing B nodes[ · C collapsed modules][ · H unchanged hidden]" */
+/** "N resource instances[ · S only in the prior state] · E dependencies · showing B nodes[ · C collapsed
+ * modules][ · H unchanged hidden]" (singular nouns for 1); `resources` is every node, N + S. */
 async function graphCounts(page) {
   const text = await page.getByTestId("graph-counts").innerText();
-  const m = text.match(/^(\d+) resources · (\d+) dependencies · showing (\d+) nodes(?: · (\d+) collapsed modules)?(?: · (\d+) unchanged hidden)?$/);
+  const m = text.match(/^(\d+) resource instances?(?: · (\d+) only in the prior state)? · (\d+) dependenc(?:y|ies) · showing (\d+) nodes?(?: · (\d+) collapsed modules?)?(?: · (\d+) unchanged hidden)?$/);
   expect(m, `graph counts: ${text}`).not.toBeNull();
-  return { resources: +m[1], edges: +m[2], shown: +m[3], collapsed: +(m[4] || 0), hidden: +(m[5] || 0) };
+  return { resources: +m[1] + +(m[2] || 0), edges: +m[3], shown: +m[4], collapsed: +(m[5] || 0), hidden: +(m[6] || 0) };
 }
 
 /** Types into the graph's search box; the graph frames the matches, so the canvas's centre is on
