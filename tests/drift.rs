@@ -760,9 +760,10 @@ fn a_terraform_1_14_plan_whose_drift_is_only_empty_values_passes() {
         attributes(log_group),
         [("retention_in_days", false, AttributeEffect::Kept)]
     );
+    // Terraform would not mention it at all; the note says it does not matter.
     assert_eq!(
         drift.note().as_deref(),
-        Some("Note: 1 resource has changed outside of Terraform.")
+        Some("Note: 1 resource changed outside of Terraform in ways that do not affect this plan.")
     );
     assert_eq!(drift.totals(), "0 structural, 0 minor, 1 not relevant");
     assert_eq!(

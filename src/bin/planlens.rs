@@ -14,15 +14,17 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 
+use planlens::Summary;
 use planlens::drift::Drift;
 use planlens::graph::{DepGraph, EdgeSource};
+use planlens::load::load_plan_with;
+use planlens::model::mask::Mask;
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
 use planlens::rules::{Evaluation, RuleSet, evaluate_document};
 use planlens::share::fragment::View;
-use planlens::share::markdown::{CommentLink, choose_link};
-use planlens::{Summary, load_plan};
+use planlens::share::markdown::{CommentLink, choose_link, full_link_for_comment};
 
 const USAGE: &str = "usage:
   planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]…
@@ -46,11 +48,42 @@ const USAGE: &str = "usage:
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
 or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
 pack (see README, Guardrail rules); --label environment=prod sets a value rules can test.
+Values under secret-like attribute names (password, secret, token, private_key, access_key, …)
+are masked like the values the plan marks sensitive; --mask PATTERN (repeatable, every
+subcommand; a case-insensitive glob on attribute names, e.g. --mask '*_pin') masks more, and so
+does a [mask] table in the rule file.
 Exit codes: 3 the input or the rule file could not be read, 64 wrong usage (and for check: 0, 1,
 2, 4 as above).";
 
+/// `--mask PATTERN` options, taken out of the arguments before a subcommand reads them.
+static CLI_MASK: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// The secret-name mask for opening a plan: the rule file's (`[mask]`, or the built-in patterns
+/// without a rule file) plus every `--mask PATTERN`.
+fn mask_for(rules: Option<&RuleSet>) -> Mask {
+    let base = rules.map_or_else(Mask::default, |r| r.mask().clone());
+    base.with_patterns(CLI_MASK.get().map_or(&[][..], Vec::as_slice))
+}
+
+/// Splits `--mask PATTERN` pairs off the arguments; `None` when a `--mask` has no pattern.
+fn take_mask_options(args: Vec<String>) -> Option<(Vec<String>, Vec<String>)> {
+    let (mut rest, mut patterns) = (Vec::new(), Vec::new());
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        if arg == "--mask" {
+            patterns.push(it.next().filter(|p| !p.trim().is_empty())?);
+        } else {
+            rest.push(arg);
+        }
+    }
+    Some((rest, patterns))
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((args, patterns)) = take_mask_options(std::env::args().skip(1).collect()) else {
+        return usage();
+    };
+    CLI_MASK.get_or_init(|| patterns);
     match args
         .iter()
         .map(String::as_str)
@@ -212,7 +245,7 @@ struct Checked {
 /// `link` share with the browser.
 fn evaluated(o: &Options) -> Result<Checked, ExitCode> {
     let (rules, rules_text) = rule_set(o.rules.as_deref())?;
-    let doc = open_or_report(&o.path)?;
+    let doc = open_or_report(&o.path, &mask_for(Some(&rules)))?;
     let drift = Drift::of(&doc);
     let evaluation = evaluate_document(&doc, &drift, &rules, &o.labels);
     Ok(Checked {
@@ -354,7 +387,7 @@ fn markdown(o: &Options) -> ExitCode {
     };
     let link: Option<CommentLink> = o.base.as_deref().map(|base| {
         choose_link(
-            checked.full_link(base, &o.labels),
+            full_link_for_comment(&checked.doc, checked.full_link(base, &o.labels)),
             o.plan_url
                 .as_deref()
                 .map(|p| checked.address_link(base, p, &o.labels)),
@@ -386,19 +419,19 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     }
 }
 
-fn open(path: &str) -> Result<Document, String> {
+fn open(path: &str, mask: &Mask) -> Result<Document, String> {
     let bytes = read_input(path)?;
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
-    load_plan(bytes, &name).map_err(|e| format!("{path}: {e}"))
+    load_plan_with(bytes, &name, mask).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Opens a plan for a subcommand, printing what went wrong (exit code 3) or the load warnings.
-fn open_or_report(path: &str) -> Result<Document, ExitCode> {
-    match open(path) {
+fn open_or_report(path: &str, mask: &Mask) -> Result<Document, ExitCode> {
+    match open(path, mask) {
         Ok(doc) => {
-            for note in &doc.notes {
+            for note in doc.notes.iter().cloned().chain(doc.masking.unmarked_note()) {
                 eprintln!("planlens: note: {note}");
             }
             for warning in &doc.warnings {
@@ -438,7 +471,7 @@ enum GraphFormat {
 }
 
 fn graph(path: &str, format: GraphFormat) -> ExitCode {
-    let doc = match open_or_report(path) {
+    let doc = match open_or_report(path, &mask_for(None)) {
         Ok(doc) => doc,
         Err(code) => return code,
     };
@@ -456,7 +489,7 @@ fn graph(path: &str, format: GraphFormat) -> ExitCode {
 }
 
 fn summary(path: &str) -> ExitCode {
-    let doc = match open_or_report(path) {
+    let doc = match open_or_report(path, &mask_for(None)) {
         Ok(doc) => doc,
         Err(code) => return code,
     };
@@ -495,7 +528,7 @@ fn summary(path: &str) -> ExitCode {
 }
 
 fn drift(path: &str, json: bool) -> ExitCode {
-    let doc = match open_or_report(path) {
+    let doc = match open_or_report(path, &mask_for(None)) {
         Ok(doc) => doc,
         Err(code) => return code,
     };

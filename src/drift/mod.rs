@@ -552,14 +552,31 @@ impl Drift {
     }
 
     /// Terraform's note, in its words: `Note: 2 resources have changed outside of Terraform.`;
-    /// `None` when nothing drifted.
+    /// `None` when nothing drifted. Terraform leaves out drift that cannot affect the plan
+    /// (outside `relevant_attributes`); the note counts it apart, so it never reads as if it
+    /// mattered: `Note: 1 resource has changed outside of Terraform (and 2 more in ways that do
+    /// not affect this plan).`
     pub fn note(&self) -> Option<String> {
-        match self.resources.len() {
-            0 => None,
-            1 => Some("Note: 1 resource has changed outside of Terraform.".to_string()),
-            n => Some(format!(
-                "Note: {n} resources have changed outside of Terraform."
+        let relevant = self.resources.len() - self.not_relevant;
+        let resources = |n: usize| crate::summary::count(n, "resource", "resources");
+        match (relevant, self.not_relevant) {
+            (0, 0) => None,
+            (0, n) => Some(format!(
+                "Note: {} changed outside of Terraform in ways that do not affect this plan.",
+                resources(n)
             )),
+            (r, n) => {
+                let verb = if r == 1 { "has" } else { "have" };
+                let more = if n > 0 {
+                    format!(" (and {n} more in ways that do not affect this plan)")
+                } else {
+                    String::new()
+                };
+                Some(format!(
+                    "Note: {} {verb} changed outside of Terraform{more}.",
+                    resources(r)
+                ))
+            }
         }
     }
 

@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod driftctl;
 pub mod error;
+pub mod mask;
 pub mod plan_log;
 
 use std::collections::BTreeMap;
@@ -16,6 +17,7 @@ use serde::de::IgnoredAny;
 
 pub use error::{LoadError, NotAPlan};
 
+use crate::model::mask::Mask;
 use crate::model::{Document, Plan, Source};
 
 /// The largest file Planlens opens. Parsing keeps the text and its index in memory (about twice the
@@ -25,10 +27,30 @@ pub const MAX_FILE_BYTES: usize = 300 * 1024 * 1024;
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
 
-/// Reads a file's bytes as a plan. `name` is the file name, for messages and the title. The
-/// bytes may be gzip-compressed, UTF-16, or wrapped in GitHub Actions lines ([`decode`]); what was
-/// undone is in [`Document::notes`].
+/// Reads a file's bytes as a plan, masking values under secret-like keys with the built-in
+/// patterns ([`Mask::default`]). `name` is the file name, for messages and the title.
 pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
+    load_plan_with(bytes, name, &Mask::default())
+}
+
+/// Reads a file's bytes as a plan, masking values under keys `mask` matches ([`mask::apply`]).
+pub fn load_plan_with(bytes: Vec<u8>, name: &str, mask: &Mask) -> Result<Document, LoadError> {
+    read_bytes(bytes, name).and_then(|doc| mask::apply(doc, mask))
+}
+
+/// Reads text (a pasted plan, or a file already decoded) as a plan, a plan log or a driftctl
+/// report, with the built-in secret-name mask.
+pub fn load_plan_text(text: String, name: &str) -> Result<Document, LoadError> {
+    load_plan_text_with(text, name, &Mask::default())
+}
+
+/// [`load_plan_text`] with `mask`.
+pub fn load_plan_text_with(text: String, name: &str, mask: &Mask) -> Result<Document, LoadError> {
+    read_text(text, name).and_then(|doc| mask::apply(doc, mask))
+}
+
+/// Bytes → a document, before masking.
+fn read_bytes(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(LoadError::TooLarge {
             bytes: bytes.len(),
@@ -41,13 +63,13 @@ pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
     Ok(doc)
 }
 
-/// Reads text (a pasted plan, a reload, a link) as a plan, a plan log or a driftctl report. Text
-/// goes through the same [`decode`] step as a file's bytes, so pasted wrapper output opens too.
-pub fn load_plan_text(text: String, name: &str) -> Result<Document, LoadError> {
-    load_plan(text.into_bytes(), name)
+/// Text → a document, before masking. Text goes through the same [`decode`] step as a file's
+/// bytes, so pasted wrapper output opens too.
+fn read_text(text: String, name: &str) -> Result<Document, LoadError> {
+    read_bytes(text.into_bytes(), name)
 }
 
-/// Decoded text → a document.
+/// Decoded text → a document, before masking.
 fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty);

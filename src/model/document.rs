@@ -76,6 +76,9 @@ pub struct Document {
     /// Set when the document came from a redacted share link: it has no attribute values, and its
     /// graph, drift and findings are the ones the link carries.
     pub redacted: Option<Box<crate::share::redacted::Redaction>>,
+    /// The secret-name mask the document was loaded with, and what it masked
+    /// (`load::mask::apply`).
+    pub masking: super::mask::Masking,
     /// Every resource change and deferred change, grouped by module (root first, then by module
     /// path), in the plan's order within a module.
     pub rows: Vec<ResourceRow>,
@@ -109,6 +112,7 @@ impl Document {
             source: Source::Plan,
             original: None,
             redacted: None,
+            masking: Default::default(),
             rows: Vec::new(),
             modules: Vec::new(),
             resource_types: Vec::new(),
@@ -116,6 +120,22 @@ impl Document {
         };
         doc.index();
         Ok(doc)
+    }
+
+    /// The same document over a new text (the loader's masking pass writes marks into it): parsed
+    /// and indexed again, everything else kept. The user's text stays the [`Document::source_text`].
+    /// On a parse error the document is given back unchanged.
+    pub fn with_text(mut self, text: String) -> Result<Document, Box<Document>> {
+        let cell = match PlanCell::try_new(text, |text| serde_json::from_str::<Plan>(text)) {
+            Ok(cell) => cell,
+            Err(_) => return Err(Box::new(self)),
+        };
+        let old = std::mem::replace(&mut self.cell, cell);
+        if self.original.is_none() {
+            self.original = Some(old.into_owner());
+        }
+        self.index();
+        Ok(self)
     }
 
     /// The typed plan.
@@ -156,8 +176,9 @@ impl Document {
         }
     }
 
-    /// Names of root module variables the configuration declares `sensitive = true` (their values
-    /// are never shown, put in a rule message, or shared).
+    /// Names of root module variables whose values are never shown, put in a rule message, or
+    /// shared: those the configuration declares `sensitive = true`, and those named like secrets
+    /// ([`super::mask::Mask`]).
     pub fn sensitive_variables(&self) -> HashSet<String> {
         #[derive(Deserialize)]
         struct Configuration {
@@ -174,7 +195,8 @@ impl Document {
             #[serde(default)]
             sensitive: bool,
         }
-        self.plan()
+        let mut names: HashSet<String> = self
+            .plan()
             .configuration
             .and_then(|c| serde_json::from_str::<Configuration>(c.get()).ok())
             .map(|c| {
@@ -185,7 +207,16 @@ impl Document {
                     .map(|(k, _)| k)
                     .collect()
             })
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let mask = &self.masking.mask;
+        names.extend(
+            self.plan()
+                .variables
+                .keys()
+                .filter(|name| mask.matches(name))
+                .map(|name| name.to_string()),
+        );
+        names
     }
 
     /// The change a row shows.

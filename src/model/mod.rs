@@ -4,6 +4,7 @@
 pub mod action;
 pub mod address;
 pub mod document;
+pub mod mask;
 pub mod plan;
 pub mod reason;
 pub mod source;

@@ -14,6 +14,10 @@
 //! ```toml
 //! include_builtin = true     # optional, default true: also run the built-in pack
 //!
+//! [mask]                     # optional: more attribute names whose values are secrets
+//! patterns = ["*_pin", "license"]   # case-insensitive globs on the whole key
+//! builtin = true             # optional, default true: keep the built-in patterns (password, …)
+//!
 //! [[rule]]
 //! id = "large-instance-outside-prod"   # required, unique, letters, digits, _ - .
 //! severity = "deny"                    # required: deny | warn | info
@@ -172,6 +176,7 @@ pub use eval::{
 };
 pub use input::{DriftFacts, Input, Resource};
 
+use crate::model::mask::Mask;
 use condition::{AttributeTest, CountTest, Selectors, VariableTest};
 use parse::{Errors, parse_file};
 use template::Template;
@@ -257,6 +262,8 @@ impl Rule {
 pub struct RuleSet {
     rules: Vec<Rule>,
     includes_builtin: bool,
+    /// The file's `[mask]` table: which attribute names hold secrets.
+    mask: Mask,
 }
 
 impl RuleSet {
@@ -266,6 +273,7 @@ impl RuleSet {
             Ok(file) => RuleSet {
                 rules: file.rules,
                 includes_builtin: true,
+                mask: Mask::default(),
             },
             // The pack is part of the source and a unit test parses it.
             Err(errors) => panic!("builtin.toml does not parse: {:?}", errors.into_sorted()),
@@ -277,19 +285,28 @@ impl RuleSet {
     pub fn parse(text: &str) -> Result<RuleSet, Vec<RuleError>> {
         let builtin = RuleSet::builtin();
         let file = parse_file(text, Some(&builtin.rules)).map_err(Errors::into_sorted)?;
+        let mask = Mask::new(file.mask_builtin, &file.mask_patterns);
         if file.include_builtin {
             let mut rules = builtin.rules;
             rules.extend(file.rules);
             Ok(RuleSet {
                 rules,
                 includes_builtin: true,
+                mask,
             })
         } else {
             Ok(RuleSet {
                 rules: file.rules,
                 includes_builtin: false,
+                mask,
             })
         }
+    }
+
+    /// The secret-name mask the file asks for (`[mask]`): the built-in patterns unless it sets
+    /// `builtin = false`, plus its `patterns`. Plans are loaded with it (`load::load_plan_with`).
+    pub fn mask(&self) -> &Mask {
+        &self.mask
     }
 
     /// The rules in evaluation order, for the UI to list.

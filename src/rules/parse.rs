@@ -33,6 +33,10 @@ pub(crate) struct ParsedFile {
     pub(crate) id_spans: Vec<Range<usize>>,
     /// `include_builtin`, true unless the file turns it off.
     pub(crate) include_builtin: bool,
+    /// `[mask] patterns`: the file's own secret-name patterns.
+    pub(crate) mask_patterns: Vec<String>,
+    /// `[mask] builtin`: false turns the built-in secret-name patterns off.
+    pub(crate) mask_builtin: bool,
 }
 
 /// Errors found so far, each with its byte offset for sorting and locating.
@@ -172,6 +176,8 @@ pub(crate) fn parse_file<'t>(
         rules: Vec::new(),
         id_spans: Vec::new(),
         include_builtin: true,
+        mask_patterns: Vec::new(),
+        mask_builtin: true,
     };
     for (key, value) in entries(root.get_ref()) {
         match key.get_ref().as_ref() {
@@ -209,9 +215,10 @@ pub(crate) fn parse_file<'t>(
                     "rules are an array of tables: write [[rule]] with double brackets".to_string(),
                 ),
             },
+            "mask" => p.mask(value, &mut file),
             other => p.error(
                 key.span().start,
-                format!("unknown key \"{other}\"; expected include_builtin or [[rule]]"),
+                format!("unknown key \"{other}\"; expected include_builtin, [mask] or [[rule]]"),
             ),
         }
     }
@@ -301,6 +308,55 @@ impl ConditionKind {
 }
 
 impl<'t> Parser<'t> {
+    /// `[mask]`: `patterns = ["*_pin", …]` (globs on attribute names, added to the built-in
+    /// secret-name patterns) and `builtin = false` (turns those off).
+    fn mask(&mut self, value: &Spanned<DeValue>, file: &mut ParsedFile) {
+        let DeValue::Table(table) = value.get_ref() else {
+            return self.error(
+                value.span().start,
+                format!(
+                    "mask must be a table ([mask]), found {}",
+                    kind(value.get_ref())
+                ),
+            );
+        };
+        for (key, value) in entries(table) {
+            match key.get_ref().as_ref() {
+                "patterns" => match value.get_ref() {
+                    DeValue::Array(items) => {
+                        for item in items.iter() {
+                            if let Some(p) = self.string(item, "each mask pattern") {
+                                if p.trim().is_empty() {
+                                    self.error(
+                                        item.span().start,
+                                        "a mask pattern must not be empty".to_string(),
+                                    );
+                                } else {
+                                    file.mask_patterns.push(p.trim().to_string());
+                                }
+                            }
+                        }
+                    }
+                    other => self.error(
+                        value.span().start,
+                        format!("mask patterns are a list of strings, found {}", kind(other)),
+                    ),
+                },
+                "builtin" => match value.get_ref() {
+                    DeValue::Boolean(b) => file.mask_builtin = *b,
+                    other => self.error(
+                        value.span().start,
+                        format!("mask builtin must be true or false, found {}", kind(other)),
+                    ),
+                },
+                other => self.error(
+                    key.span().start,
+                    format!("unknown key \"{other}\" in [mask]; expected patterns or builtin"),
+                ),
+            }
+        }
+    }
+
     fn error(&mut self, offset: usize, message: String) {
         let id = self.rule_id.clone();
         self.errors.push(offset, id.as_deref(), message);

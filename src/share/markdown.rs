@@ -119,15 +119,23 @@ impl CommentLink {
     }
 }
 
+/// The full link, when a comment may carry it: not for a plan without any sensitivity marks
+/// (Terraform before 0.15), whose secrets only their names give away; a comment then links the
+/// redacted form (or the plan's address) instead.
+pub fn full_link_for_comment(doc: &Document, full: String) -> Option<String> {
+    doc.masking.plan_has_marks.then_some(full)
+}
+
 /// A comment keeps at least this much room for its content; a longer link is left out.
 const ROOM_FOR_CONTENT: usize = 8_000;
 
 /// Picks the link for a comment: the full link when it leaves room for the content, else a
 /// `?url=` link to where the plan was published (when there is one: it shows the whole plan),
-/// else the redacted link, else [`CommentLink::TooLong`].
-pub fn choose_link(full: String, address: Option<String>, redacted: String) -> CommentLink {
+/// else the redacted link, else [`CommentLink::TooLong`]. `full` is `None` when a full link must
+/// not go into a comment: for a plan without sensitivity marks ([`full_link_for_comment`]).
+pub fn choose_link(full: Option<String>, address: Option<String>, redacted: String) -> CommentLink {
     let fits = |url: &String| url.len() + ROOM_FOR_CONTENT <= GITHUB_COMMENT_LIMIT;
-    if fits(&full) {
+    if let Some(full) = full.filter(fits) {
         CommentLink::Full(full)
     } else if let Some(address) = address.filter(fits) {
         CommentLink::Address(address)

@@ -14,12 +14,19 @@
 //! - `planned_values` and the prior state's attribute values and outputs (the state keeps its
 //!   addresses and `depends_on`, which the graph reads).
 //!
-//! Plan logs carry no values and driftctl reports no sensitivity marks: they travel as they are.
+//! Values under secret-like keys are removed the same way: the loader has already marked them
+//! sensitive in the plan (`load::mask`). A driftctl report travels as the report, so its changelog
+//! entries whose path names a secret-like key lose their `from` / `to` strings here, with the same
+//! mask. Plan logs carry no attribute values; their diagnostics' snippets lose what they quote
+//! under secret names, as the loader masks it.
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use crate::load::mask::mask_snippet;
+use crate::model::mask::Mask;
+use crate::model::source::Snippet;
 use crate::model::{Document, Source};
 
 /// How every placeholder of a sensitive value starts: `(sensitive 1)`.
@@ -41,12 +48,18 @@ impl Placeholders {
 
 /// The text a full link carries for `doc`.
 pub fn shareable_text(doc: &Document) -> String {
+    if doc.redacted.is_none() && matches!(doc.source, Source::Driftctl(_)) {
+        return strip_driftctl(doc.source_text(), &doc.masking.mask);
+    }
+    if doc.redacted.is_none() && matches!(doc.source, Source::PlanLog(_)) {
+        return strip_plan_log(doc.source_text(), &doc.masking.mask);
+    }
     if doc.redacted.is_some() || !matches!(doc.source, Source::Plan) {
         return doc.source_text().to_string();
     }
     match serde_json::from_str::<Value>(doc.text()) {
         Ok(mut plan) => {
-            strip_plan(&mut plan, &doc.sensitive_variables());
+            strip_plan(&mut plan, &doc.sensitive_variables(), &doc.masking.mask);
             plan.to_string()
         }
         // The document parsed, so this cannot happen; never share what was not stripped.
@@ -55,8 +68,8 @@ pub fn shareable_text(doc: &Document) -> String {
 }
 
 /// Strips a plan in place (see the module documentation); `sensitive_variables` are the plan's
-/// ([`Document::sensitive_variables`]).
-pub fn strip_plan(plan: &mut Value, sensitive_variables: &HashSet<String>) {
+/// ([`Document::sensitive_variables`]), `mask` the one it was loaded with.
+pub fn strip_plan(plan: &mut Value, sensitive_variables: &HashSet<String>, mask: &Mask) {
     let mut placeholders = Placeholders::default();
     super::each_change(plan, |_, _, c| {
         if let Some(change) = c.get_mut("change") {
@@ -72,7 +85,7 @@ pub fn strip_plan(plan: &mut Value, sensitive_variables: &HashSet<String>) {
         }
     }
     if let Some(config) = top.get_mut("configuration") {
-        strip_configuration(config);
+        strip_configuration(config, mask);
     }
     if let Some(Value::Object(vars)) = top.get_mut("variables") {
         vars.retain(|name, _| !sensitive_variables.contains(name));
@@ -129,20 +142,106 @@ fn mask(value: &mut Value, marks: &Value, placeholders: &mut Placeholders) {
     }
 }
 
+/// A driftctl report without the values of changelog entries whose path names a secret-like key.
+fn strip_driftctl(text: &str, mask: &Mask) -> String {
+    let Ok(mut report) = serde_json::from_str::<Value>(text) else {
+        // It was read as a report, so this cannot happen; never share what was not stripped.
+        return String::from("{}");
+    };
+    let mut placeholders = Placeholders::default();
+    let mut changed = false;
+    if let Some(Value::Array(differences)) = report.get_mut("differences") {
+        let entries = differences
+            .iter_mut()
+            .filter_map(|d| d.get_mut("changelog").and_then(Value::as_array_mut))
+            .flatten();
+        for c in entries {
+            let secret = c
+                .get("path")
+                .and_then(Value::as_array)
+                .is_some_and(|p| p.iter().filter_map(Value::as_str).any(|k| mask.matches(k)));
+            if !secret {
+                continue;
+            }
+            for side in ["from", "to"] {
+                if let Some(v) = c.get_mut(side) {
+                    changed |= mask_strings(v, &mut placeholders);
+                }
+            }
+        }
+    }
+    if changed {
+        report.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A plan log whose diagnostics' snippets no longer quote secret-named values
+/// ([`mask_snippet`], the loader's own pass); every other line as it was.
+fn strip_plan_log(text: &str, mask: &Mask) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let masked = serde_json::from_str::<Value>(line).ok().and_then(|mut v| {
+            let raw = v.pointer_mut("/diagnostic/snippet")?;
+            let mut snippet: Snippet = serde_json::from_value(raw.clone()).ok()?;
+            if mask_snippet(&mut snippet, mask) == 0 {
+                return None;
+            }
+            *raw = serde_json::to_value(&snippet).ok()?;
+            Some(v.to_string())
+        });
+        match masked {
+            Some(m) => {
+                out.push_str(&m);
+                if line.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// Replaces every non-empty string in `value` with a placeholder; true when one was replaced.
+fn mask_strings(value: &mut Value, placeholders: &mut Placeholders) -> bool {
+    match value {
+        Value::String(s) if !s.is_empty() => {
+            *value = placeholders.of(value);
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |any, v| mask_strings(v, placeholders) | any),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |any, v| mask_strings(v, placeholders) | any),
+        _ => false,
+    }
+}
+
 /// Drops literals (`constant_value`) anywhere in the configuration, and the defaults of variables
-/// marked sensitive.
-fn strip_configuration(value: &mut Value) {
+/// marked sensitive or named like secrets.
+fn strip_configuration(value: &mut Value, mask: &Mask) {
     match value {
         Value::Object(map) => {
             map.remove("constant_value");
             if map.get("sensitive") == Some(&Value::Bool(true)) {
                 map.remove("default");
             }
+            if let Some(Value::Object(variables)) = map.get_mut("variables") {
+                for (name, declaration) in variables.iter_mut() {
+                    if let (true, Some(d)) = (mask.matches(name), declaration.as_object_mut()) {
+                        d.remove("default");
+                    }
+                }
+            }
             for v in map.values_mut() {
-                strip_configuration(v);
+                strip_configuration(v, mask);
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(strip_configuration),
+        Value::Array(items) => items.iter_mut().for_each(|v| strip_configuration(v, mask)),
         _ => {}
     }
 }
@@ -205,7 +304,11 @@ mod tests {
                 "resources": [{"expressions": {"password": {"constant_value": "literal-secret"}, "vpc": {"references": ["aws_vpc.main"]}}}]
             }}
         });
-        strip_plan(&mut plan, &HashSet::from(["db_password".to_string()]));
+        strip_plan(
+            &mut plan,
+            &HashSet::from(["db_password".to_string()]),
+            &Mask::default(),
+        );
         let text = plan.to_string();
         for secret in [
             "var-secret",

@@ -9,6 +9,7 @@ mod drift;
 mod graph;
 mod landing;
 mod list;
+mod mask;
 mod open;
 mod panels;
 mod rules;
@@ -254,6 +255,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
 
     url::sync_fragment(state);
+    mask::follow_rules(state);
     open::restore_from_url(state);
     open::follow_pasted_links(state);
     install_keyboard(state);

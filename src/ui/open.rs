@@ -10,7 +10,9 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::{AppState, Loaded, PlanSource, Status, Tab, url};
 use crate::checks::check_rows;
-use crate::load::{LoadError, MAX_FILE_BYTES, error::megabytes, load_plan, load_plan_text};
+use crate::load::{
+    LoadError, MAX_FILE_BYTES, error::megabytes, load_plan_text_with, load_plan_with,
+};
 use crate::model::text::visible;
 use crate::outputs::output_rows;
 use crate::summary::Summary;
@@ -121,7 +123,7 @@ pub fn open_file(state: AppState, file: web_sys::File) {
             Err(message) => return fail(state, message),
         };
         show_parsing(state, &name, size).await;
-        let result = load_plan(bytes, &name);
+        let result = load_plan_with(bytes, &name, &super::mask::current(state));
         finish(state, result, PlanSource::Local);
     });
 }
@@ -170,7 +172,7 @@ fn js_message(e: &JsValue) -> String {
 /// Opens pasted text.
 pub fn open_text(state: AppState, text: String) {
     mark_start();
-    let result = load_plan_text(text, "pasted plan");
+    let result = load_plan_text_with(text, "pasted plan", &super::mask::current(state));
     finish(state, result, PlanSource::Local);
 }
 
@@ -185,7 +187,11 @@ pub fn open_sample(state: AppState, stem: String) {
             total: 0.0,
         });
         match fetch_text(&format!("samples/{name}")).await {
-            Ok(text) => finish(state, load_plan_text(text, &name), PlanSource::Sample(stem)),
+            Ok(text) => finish(
+                state,
+                load_plan_text_with(text, &name, &super::mask::current(state)),
+                PlanSource::Sample(stem),
+            ),
             Err(e) => fail(state, format!("Cannot load the sample {name}: {e}")),
         }
     });
@@ -210,6 +216,47 @@ fn fail(state: AppState, message: String) {
     state.error.set(Some(message));
 }
 
+/// Everything the views derive from a document once, when it is opened.
+fn analyse(doc: crate::model::Document, source: PlanSource) -> Loaded {
+    super::graph::mark("planlens:drift-start");
+    let drift = crate::drift::Drift::of(&doc);
+    super::graph::measure("planlens:drift", "planlens:drift-start");
+    Loaded {
+        drift,
+        summary: Summary::of(&doc),
+        outputs: output_rows(&doc),
+        checks: check_rows(&doc),
+        doc,
+        source,
+    }
+}
+
+/// Opens the open plan again with another secret-name mask (the user changed their patterns, or
+/// their rules' `[mask]`), keeping its tab, selection and filters: the rows are the same.
+pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
+    let Some(loaded) = state.loaded.get_untracked() else {
+        return;
+    };
+    let doc = &loaded.doc;
+    if doc.redacted.is_some() || doc.masking.mask == mask {
+        return;
+    }
+    match load_plan_text_with(doc.source_text().to_string(), &doc.name, &mask) {
+        Ok(mut new) => {
+            // What decoding the file did is still true of it.
+            if new.notes.is_empty() {
+                new.notes = doc.notes.clone();
+            }
+            let selected = state.selected.get_untracked();
+            state
+                .loaded
+                .set(Some(Arc::new(analyse(new, loaded.source.clone()))));
+            state.select(selected);
+        }
+        Err(e) => fail(state, e.to_string()),
+    }
+}
+
 /// Installs a loaded plan (or shows why it could not be loaded; the previous plan stays open).
 fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, source: PlanSource) {
     state.status.set(Status::Idle);
@@ -229,17 +276,7 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     // Drift reports and refresh-only plans are about drift: open them there.
     let drift_first = matches!(doc.source, crate::model::Source::Driftctl(_))
         || crate::drift::is_refresh_only(&doc);
-    super::graph::mark("planlens:drift-start");
-    let drift = crate::drift::Drift::of(&doc);
-    super::graph::measure("planlens:drift", "planlens:drift-start");
-    let loaded = Loaded {
-        drift,
-        summary: Summary::of(&doc),
-        outputs: output_rows(&doc),
-        checks: check_rows(&doc),
-        doc,
-        source,
-    };
+    let loaded = analyse(doc, source);
     // A view from the address bar applies to the first plan opened after it (a local file
     // reopened after a reload too), and only then.
     let pending = state.pending_view.get_untracked();
@@ -351,7 +388,11 @@ pub fn restore_from_url(state: AppState) {
         storage.get_item("planlens:name"),
     ) {
         mark_start();
-        finish(state, load_plan_text(text, &name), PlanSource::Local);
+        finish(
+            state,
+            load_plan_text_with(text, &name, &super::mask::current(state)),
+            PlanSource::Local,
+        );
     }
 }
 
@@ -382,7 +423,7 @@ pub fn open_link(state: AppState, payload: String, name: Option<String>) {
         match decoded {
             Ok(text) => finish(
                 state,
-                load_plan_text(text, &name),
+                load_plan_text_with(text, &name, &super::mask::current(state)),
                 PlanSource::Link(payload.into()),
             ),
             Err(e) => fail(state, format!("This link cannot be opened. {e}")),
@@ -427,7 +468,11 @@ pub fn open_url(state: AppState, address: String) {
         match fetch_with_progress(state, &href, &name).await {
             Ok(bytes) => {
                 show_parsing(state, &name, bytes.len()).await;
-                finish(state, load_plan(bytes, &name), PlanSource::Url(href));
+                finish(
+                    state,
+                    load_plan_with(bytes, &name, &super::mask::current(state)),
+                    PlanSource::Url(href),
+                );
             }
             Err(message) => fail(state, message),
         }

@@ -355,6 +355,9 @@ pub fn RulesPanel() -> impl IntoView {
                     None => view! { <RuleEditor /> }.into_any(),
                 }}
             </div>
+            <Show when=move || !redacted()>
+                <super::mask::MaskSettings />
+            </Show>
         </section>
     }
 }

@@ -25,6 +25,18 @@ struct Prepared {
     builtin_fallback: bool,
     /// The open plan came from a redacted link: both links are redacted.
     already_redacted: bool,
+    /// Whether the plan has sensitivity marks of its own, and what was masked by name.
+    masking: crate::model::mask::Masking,
+}
+
+/// `1 value`, `3 values`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// The secret-name patterns in a sentence: `password, secret, token, …`, as the user reads them.
+fn mask_names() -> String {
+    "password, secret, token, private key, access key, API key, connection string, credentials, kubeconfig, and your own patterns".to_string()
 }
 
 /// `12,345`.
@@ -79,7 +91,8 @@ fn prepare(state: AppState) -> Option<Prepared> {
         super::PlanSource::Url(href) => Some(crate::share::fragment::url_link(&base, href, &view)),
         _ => None,
     };
-    let link: CommentLink = choose_link(full.clone(), by_address.clone(), redacted.clone());
+    let for_comment = markdown::full_link_for_comment(&loaded.doc, full.clone());
+    let link: CommentLink = choose_link(for_comment, by_address.clone(), redacted.clone());
     let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, Some(&link));
     Some(Prepared {
         full,
@@ -88,6 +101,7 @@ fn prepare(state: AppState) -> Option<Prepared> {
         markdown,
         builtin_fallback,
         already_redacted: loaded.doc.redacted.is_some(),
+        masking: loaded.doc.masking.clone(),
     })
 }
 
@@ -270,10 +284,12 @@ pub fn ShareDialog() -> impl IntoView {
                         "×"
                     </button>
                 </header>
-                <p class="fine">
+                <p class="fine" data-testid="share-promise">
                     "A link opens this plan with the same tab, selection, filters and rules. The plan travels inside the link, after the "
                     <code>"#"</code>
-                    ", which browsers never send to any server. Sensitive values are never in a link."
+                    ", which browsers never send to any server. In the link with the plan, values the plan marks sensitive and values under secret-like names ("
+                    {mask_names()}
+                    ") are replaced by placeholders; any other value travels as it is, so a secret under another name would too. The redacted link carries no attribute values at all."
                 </p>
                 {move || match prepared.get() {
                     None => view! {
@@ -286,20 +302,40 @@ pub fn ShareDialog() -> impl IntoView {
                         {p.already_redacted.then(|| view! {
                             <p class="banner banner-info">"This plan was opened from a redacted link, so both links are redacted."</p>
                         })}
-                        <LinkBox
-                            key="full"
-                            title="Link with the plan"
-                            what="The whole plan without its sensitive values: every view and diff works."
-                            link=p.full.clone()
-                            status=status
-                        />
-                        <LinkBox
-                            key="redacted"
-                            title="Redacted link"
-                            what="Addresses, actions, reasons, import and move marks, drift flags, dependency edges and rule findings. No attribute values: safe to paste anywhere."
-                            link=p.redacted.clone()
-                            status=status
-                        />
+                        {(!p.masking.plan_has_marks && !p.already_redacted).then(|| view! {
+                            <p class="banner banner-warn" role="note" data-testid="share-no-marks">
+                                <strong>"This plan has no sensitivity marks. "</strong>
+                                {format!(
+                                    "Terraform before 0.15 did not write them, so Planlens cannot know which values are secret. It masked {} by name; a secret under any other name would be in the link with the plan. Share the redacted link unless you have checked the plan. The pull-request comment links the redacted form.",
+                                    count(p.masking.masked_by_name, "value", "values"),
+                                )}
+                            </p>
+                        })}
+                        {
+                            let full = view! {
+                                <LinkBox
+                                    key="full"
+                                    title="Link with the plan"
+                                    what="The whole plan, its sensitive and secret-named values replaced by placeholders: every view and diff works."
+                                    link=p.full.clone()
+                                    status=status
+                                />
+                            };
+                            let redacted = view! {
+                                <LinkBox
+                                    key="redacted"
+                                    title="Redacted link"
+                                    what="Addresses, actions, reasons, import and move marks, drift flags, dependency edges and rule findings. No attribute values: safe to paste anywhere."
+                                    link=p.redacted.clone()
+                                    status=status
+                                />
+                            };
+                            if p.masking.plan_has_marks {
+                                view! { {full} {redacted} }.into_any()
+                            } else {
+                                view! { {redacted} {full} }.into_any()
+                            }
+                        }
                         {p.by_address.clone().map(|link| view! {
                             <LinkBox
                                 key="address"

@@ -145,7 +145,7 @@ for (const [device, viewport] of [
       await openPlan(page, join(FIXTURES, "drift_noise_tf1_14.json"));
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to add, 1 to change, 0 to destroy.");
       await expect(page.getByTestId("verdict")).toHaveAttribute("data-verdict", "pass");
-      await expect(page.getByTestId("summary-drift-note")).toContainText("Note: 1 resource has changed outside of Terraform.");
+      await expect(page.getByTestId("summary-drift-note")).toContainText("Note: 1 resource changed outside of Terraform in ways that do not affect this plan.");
       await expect(page.getByTestId("summary-drift-note")).toContainText("0 structural, 0 minor, 1 not relevant");
       // The updated Lambda function's drift was only empty values: no drift mark on its row.
       const row = page.locator('[data-testid=resource-row][data-address="aws_lambda_function.api"]');

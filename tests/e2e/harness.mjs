@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import { serve } from "./serve.mjs";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
-export const DIST = fileURLToPath(new URL("../../dist", import.meta.url));
+// PLANLENS_DIST: another build to test (a second checkout building beside this one).
+export const DIST = process.env.PLANLENS_DIST || fileURLToPath(new URL("../../dist", import.meta.url));
 
 export const test = base.extend({
   origin: [
