@@ -6,10 +6,11 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use planlens::drift::Drift;
+use planlens::analysis::Analysis;
+use planlens::load::link;
 use planlens::rules::RuleSet;
 use planlens::share::fragment::View;
-use planlens::share::{LinkFit, full_link, link, redacted_link};
+use planlens::share::{LinkFit, full_link, redacted_link};
 
 const BASE: &str = "https://example.github.io/planlens/";
 
@@ -47,10 +48,10 @@ fn main() {
                 continue;
             }
         };
-        let drift = Drift::of(&doc);
+        let analysis = Analysis::of(&doc);
         let (full_ms, full) = best(|| full_link(BASE, &doc, &View::default()));
         let (red_ms, red) =
-            best(|| redacted_link(BASE, &doc, &drift, &rules, &labels, &View::default()));
+            best(|| redacted_link(BASE, &doc, &analysis, &rules, &labels, &View::default()));
         for (kind, ms, url) in [("full", full_ms, &full), ("redacted", red_ms, &red)] {
             let payload = &url[url.find("&p=").expect("a plan") + 3..];
             let (open_ms, rows) = best(|| {

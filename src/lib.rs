@@ -1,9 +1,13 @@
 //! Planlens core: everything that understands Terraform plans, with no browser dependency.
 //!
-//! The data flows one way: [`load`] (bytes → a [`model::Document`] or a [`load::LoadError`]) →
-//! [`model`] (typed plan, addresses, actions) → [`summary`], [`diff`], [`checks`], [`list`] (derived
-//! views) → the shells: `ui` (Leptos, browser only) and the `planlens` CLI.
+//! Layers, each using only those below it (tests/layers.rs checks it): [`model`] (the formats'
+//! types, addresses, actions, counts) → [`load`] (bytes → a [`model::Document`] or a
+//! [`load::LoadError`], every input format) → the analyses ([`diff`], [`list`], [`checks`],
+//! [`graph`], [`drift`], then [`outputs`], [`rules`]) → [`analysis`] (one per document, computed
+//! or carried by a redacted link) → [`share`] (links, Markdown) → the shells: `ui` (Leptos,
+//! browser only) and the `planlens` CLI.
 
+pub mod analysis;
 pub mod checks;
 pub mod diff;
 pub mod drift;
@@ -14,7 +18,6 @@ pub mod model;
 pub mod outputs;
 pub mod rules;
 pub mod share;
-pub mod summary;
 
 /// The Leptos UI (browser only).
 #[cfg(target_arch = "wasm32")]
@@ -22,4 +25,4 @@ pub mod ui;
 
 pub use load::{LoadError, load_plan, load_plan_text};
 pub use model::Document;
-pub use summary::Summary;
+pub use model::summary::Summary;

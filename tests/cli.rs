@@ -395,7 +395,7 @@ fn summary_of_a_driftctl_report_gives_its_figures() {
 fn follow(link: &str) -> (planlens::share::fragment::Fragment, planlens::Document) {
     let hash = &link[link.find('#').expect("a fragment")..];
     let fragment = planlens::share::fragment::Fragment::parse(hash);
-    let text = planlens::share::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
+    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
     let doc = planlens::load_plan_text(text, "link").unwrap();
     (fragment, doc)
 }
@@ -418,7 +418,7 @@ fn link_prints_a_link_that_reopens_the_plan_with_its_rules() {
     assert!(out.starts_with(&format!("{base}#env=prod&rules=")), "{out}");
     let (fragment, doc) = follow(out.trim_end());
     assert_eq!(
-        planlens::share::link::decode(fragment.view.rules.as_deref().unwrap()).unwrap(),
+        planlens::load::link::decode(fragment.view.rules.as_deref().unwrap()).unwrap(),
         std::fs::read_to_string("tests/fixtures/rules/warn_only.toml").unwrap()
     );
     let sample = planlens::load_plan(

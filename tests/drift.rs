@@ -5,12 +5,13 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use planlens::analysis::Analysis;
 use planlens::drift::{
     AttributeEffect, Drift, DriftedResource, PlanEffect, Severity, is_refresh_only,
 };
 use planlens::model::source::Source;
 use planlens::model::{Action, RowSource};
-use planlens::rules::{Input, RuleSet, Verdict, evaluate_document, evaluate_redacted};
+use planlens::rules::{Input, RuleSet, Verdict, evaluate_redacted};
 use planlens::{Document, Summary, load_plan, load_plan_text};
 use serde_json::{Value, json};
 
@@ -296,7 +297,7 @@ fn real_drift_of_only_null_becoming_empty_is_not_drift() {
         assert!(drift.resources.is_empty(), "{name}: {:?}", graded(&drift));
         assert_eq!(drift.note(), None, "{name}");
         assert!(doc.rows.iter().all(|r| !r.is_drifted), "{name}");
-        let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+        let evaluation = Analysis::of(&doc).evaluate(&doc, &RuleSet::builtin(), &BTreeMap::new());
         assert!(
             evaluation
                 .findings
@@ -778,7 +779,7 @@ fn a_terraform_1_14_plan_whose_drift_is_only_empty_values_passes() {
         .collect();
     assert_eq!(drifted, ["aws_cloudwatch_log_group.api"]);
 
-    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    let evaluation = Analysis::of(&doc).evaluate(&doc, &RuleSet::builtin(), &BTreeMap::new());
     assert!(evaluation.findings.is_empty(), "{:?}", evaluation.findings);
     assert_eq!(evaluation.verdict, Verdict::Pass);
 }
@@ -824,8 +825,7 @@ fn drift_outside_relevant_attributes_counts_for_nothing() {
         no_op.clone(),
     ));
     assert_eq!(grade(&doc), (Severity::NotRelevant, vec![false, false]));
-    let drift = Drift::of(&doc);
-    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    let evaluation = Analysis::of(&doc).evaluate(&doc, &RuleSet::builtin(), &BTreeMap::new());
     assert!(evaluation.findings.is_empty(), "{:?}", evaluation.findings);
     // The whole attribute named: relevant.
     let doc = load_json(plan(
@@ -914,7 +914,7 @@ fn a_resource_deleted_outside_terraform_says_what_it_was() {
 
     // The structural-drift finding says so too, instead of "(none)".
     let labels = BTreeMap::new();
-    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &labels);
+    let evaluation = Analysis::of(&doc).evaluate(&doc, &RuleSet::builtin(), &labels);
     let message = |e: &planlens::rules::Evaluation| {
         e.findings
             .iter()

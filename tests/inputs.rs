@@ -260,7 +260,7 @@ fn a_wrapped_plan_log_opens_as_the_log_does() {
 fn link_text(doc: &Document) -> String {
     let link = planlens::share::full_link("https://example.org/", doc, &View::default());
     let fragment = Fragment::parse(&link[link.find('#').unwrap()..]);
-    planlens::share::link::decode(fragment.plan.as_deref().unwrap()).unwrap()
+    planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap()
 }
 
 #[test]

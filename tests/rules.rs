@@ -9,14 +9,14 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
+use planlens::analysis::Analysis;
 use planlens::drift::Drift;
 use planlens::model::Address;
 use planlens::model::Source;
+use planlens::model::summary::{Planning, count};
 use planlens::rules::{
     BUILTIN_TOML, Evaluation, Input, RuleError, RuleSet, RuleSeverity, Verdict, evaluate,
-    evaluate_document,
 };
-use planlens::summary::{Planning, count};
 use planlens::{Document, Summary};
 
 // ---------------------------------------------------------------------------------------------
@@ -1568,8 +1568,7 @@ fn an_empty_rule_set_passes_everything() {
 fn judged(text: &str, name: &str) -> (Document, Evaluation) {
     let doc =
         planlens::load_plan_text(text.to_string(), name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let drift = Drift::of(&doc);
-    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    let evaluation = Analysis::of(&doc).evaluate(&doc, &RuleSet::builtin(), &BTreeMap::new());
     (doc, evaluation)
 }
 
@@ -1783,9 +1782,12 @@ fn the_verdict_follows_terraforms_planning_status_on_every_real_plan() {
 fn a_redacted_link_of_a_failed_plan_still_says_planning_failed() {
     for name in ["plan_log_error_only.jsonl", "plan_errored.json"] {
         let (doc, ev) = judged(&own(name), name);
-        let drift = Drift::of(&doc);
-        let text =
-            planlens::share::redacted::write(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+        let text = planlens::share::redacted::write(
+            &doc,
+            &Analysis::of(&doc),
+            &RuleSet::builtin(),
+            &BTreeMap::new(),
+        );
         let (back, back_ev) = judged(&text, name);
         assert!(back.redacted.is_some(), "{name}");
         assert_eq!(back_ev.verdict, Verdict::PlanningFailed, "{name}");
@@ -1810,7 +1812,7 @@ fn a_redacted_link_of_a_failed_plan_still_says_planning_failed() {
     let (doc, _) = judged(&own("plan_log_error_only.jsonl"), "log");
     let text = planlens::share::redacted::write(
         &doc,
-        &Drift::of(&doc),
+        &Analysis::of(&doc),
         &RuleSet::builtin(),
         &BTreeMap::new(),
     );

@@ -10,6 +10,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
+use planlens::analysis::Analysis;
 use planlens::model::mask::Mask;
 use serde_json::Value;
 
@@ -197,7 +198,7 @@ fn decoded_links(text: &str) -> Vec<String> {
             let end = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
                 .unwrap_or(rest.len());
-            planlens::share::link::decode(&rest[..end]).ok()
+            planlens::load::link::decode(&rest[..end]).ok()
         })
         .collect()
 }
@@ -244,15 +245,18 @@ fn no_secret_reaches_any_view_link_comment_or_cli_output() {
         page += &format!("{drift:?}");
         page += &format!("{:?}", planlens::checks::check_rows(&doc));
         let labels = Default::default();
-        let evaluation = planlens::rules::evaluate_document(&doc, &drift, &rules, &labels);
+        let evaluation = Analysis::of(&doc).evaluate(&doc, &rules, &labels);
         page += &format!("{:?}", evaluation.findings);
         assert_no_secret(&name, "the page", &page, &secrets);
 
         // Both links, decoded.
-        let full = planlens::share::link::decode(&planlens::share::full_payload(&doc)).unwrap();
+        let full = planlens::load::link::decode(&planlens::share::full_payload(&doc)).unwrap();
         assert_no_secret(&name, "the full link", &full, &secrets);
-        let redacted = planlens::share::link::decode(&planlens::share::redacted_payload(
-            &doc, &drift, &rules, &labels,
+        let redacted = planlens::load::link::decode(&planlens::share::redacted_payload(
+            &doc,
+            &Analysis::of(&doc),
+            &rules,
+            &labels,
         ))
         .unwrap();
         assert_no_secret(&name, "the redacted link", &redacted, &secrets);

@@ -7,13 +7,13 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use planlens::analysis::Analysis;
 use planlens::diff::diff_change;
 use planlens::drift::Drift;
-use planlens::graph::DepGraph;
+use planlens::load::link::{LinkError, decode, encode};
 use planlens::model::Document;
-use planlens::rules::{Evaluation, RuleSet, evaluate_document};
+use planlens::rules::{Evaluation, RuleSet};
 use planlens::share::fragment::{Fragment, View};
-use planlens::share::link::{LinkError, decode, encode};
 use planlens::share::{full_link, redacted_link, strip};
 use planlens::{Summary, load_plan_text};
 
@@ -55,17 +55,17 @@ fn inputs() -> Vec<(String, String)> {
 /// A loaded input with what the views derive from it.
 struct Opened {
     doc: Document,
-    drift: Drift,
+    analysis: Analysis,
     evaluation: Evaluation,
 }
 
 fn open(text: String, name: &str) -> Opened {
     let doc = load_plan_text(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let drift = Drift::of(&doc);
-    let evaluation = evaluate_document(&doc, &drift, &RuleSet::builtin(), &BTreeMap::new());
+    let analysis = Analysis::of(&doc);
+    let evaluation = analysis.evaluate(&doc, &RuleSet::builtin(), &BTreeMap::new());
     Opened {
         doc,
-        drift,
+        analysis,
         evaluation,
     }
 }
@@ -75,7 +75,7 @@ fn redacted(o: &Opened, view: &View) -> String {
     redacted_link(
         BASE,
         &o.doc,
-        &o.drift,
+        &o.analysis,
         &RuleSet::builtin(),
         &BTreeMap::new(),
         view,
@@ -113,8 +113,8 @@ fn rows(doc: &Document) -> Vec<Row> {
 }
 
 /// The graph as sets of nodes and edges, by address.
-fn graph(doc: &Document) -> (BTreeSet<String>, BTreeSet<(String, String, String)>) {
-    let g = DepGraph::build(doc);
+fn graph(o: &Opened) -> (BTreeSet<String>, BTreeSet<(String, String, String)>) {
+    let g = o.analysis.graph(&o.doc);
     let nodes = g
         .graph
         .node_weights()
@@ -191,9 +191,17 @@ fn assert_same_views(name: &str, a: &Opened, b: &Opened) {
     assert_eq!(a.doc.modules, b.doc.modules, "{name}: modules");
     assert_eq!(a.doc.resource_types, b.doc.resource_types, "{name}: types");
     assert_eq!(a.doc.providers, b.doc.providers, "{name}: providers");
-    assert_eq!(graph(&a.doc), graph(&b.doc), "{name}: graph");
-    assert_eq!(drift_view(&a.drift), drift_view(&b.drift), "{name}: drift");
-    assert_eq!(a.drift.note(), b.drift.note(), "{name}: drift note");
+    assert_eq!(graph(a), graph(b), "{name}: graph");
+    assert_eq!(
+        drift_view(&a.analysis.drift),
+        drift_view(&b.analysis.drift),
+        "{name}: drift"
+    );
+    assert_eq!(
+        a.analysis.drift.note(),
+        b.analysis.drift.note(),
+        "{name}: drift note"
+    );
     assert_eq!(
         a.evaluation.verdict, b.evaluation.verdict,
         "{name}: verdict"
@@ -422,7 +430,7 @@ fn no_secret_reaches_any_link_and_no_value_a_redacted_one() {
     let redacted = redacted_link(
         BASE,
         &original.doc,
-        &original.drift,
+        &original.analysis,
         &RuleSet::builtin(),
         &BTreeMap::new(),
         &View::default(),
@@ -490,7 +498,7 @@ fn damaged_and_edited_links_are_refused_with_a_message() {
     // A redacted document whose finding points past its resources is refused, not shown.
     let redacted = planlens::share::redacted::write(
         &original.doc,
-        &original.drift,
+        &original.analysis,
         &RuleSet::builtin(),
         &BTreeMap::new(),
     );

@@ -14,15 +14,15 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 
-use planlens::Summary;
+use planlens::analysis::Analysis;
 use planlens::drift::Drift;
-use planlens::graph::{DepGraph, EdgeSource};
+use planlens::graph::EdgeSource;
 use planlens::load::load_plan_with;
 use planlens::model::mask::Mask;
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
-use planlens::rules::{Evaluation, RuleSet, evaluate_document};
+use planlens::rules::{Evaluation, RuleSet};
 use planlens::share::fragment::View;
 use planlens::share::markdown::{CommentLink, choose_link, full_link_for_comment};
 
@@ -231,10 +231,10 @@ fn rule_set(path: Option<&str>) -> Result<(RuleSet, Option<String>), ExitCode> {
     Ok((rules, Some(text)))
 }
 
-/// A plan opened, with its drift and the rules' verdict.
+/// A plan opened, with its analysis and the rules' verdict.
 struct Checked {
     doc: Document,
-    drift: Drift,
+    analysis: Analysis,
     evaluation: Evaluation,
     rules: RuleSet,
     /// The rule file's text, for links.
@@ -246,11 +246,11 @@ struct Checked {
 fn evaluated(o: &Options) -> Result<Checked, ExitCode> {
     let (rules, rules_text) = rule_set(o.rules.as_deref())?;
     let doc = open_or_report(&o.path, &mask_for(Some(&rules)))?;
-    let drift = Drift::of(&doc);
-    let evaluation = evaluate_document(&doc, &drift, &rules, &o.labels);
+    let analysis = Analysis::of(&doc);
+    let evaluation = analysis.evaluate(&doc, &rules, &o.labels);
     Ok(Checked {
         doc,
-        drift,
+        analysis,
         evaluation,
         rules,
         rules_text,
@@ -261,10 +261,7 @@ impl Checked {
     /// What a link carries besides the plan: the rule file and the `environment` label.
     fn view(&self, labels: &BTreeMap<String, String>) -> View {
         View {
-            rules: self
-                .rules_text
-                .as_deref()
-                .map(planlens::share::link::encode),
+            rules: self.rules_text.as_deref().map(planlens::load::link::encode),
             environment: labels.get("environment").cloned(),
             ..View::default()
         }
@@ -290,7 +287,7 @@ impl Checked {
         planlens::share::redacted_link(
             base,
             &self.doc,
-            &self.drift,
+            &self.analysis,
             &self.rules,
             labels,
             &self.view(labels),
@@ -401,7 +398,7 @@ fn markdown(o: &Options) -> ExitCode {
     }
     let text = planlens::share::markdown::summary(
         &checked.doc,
-        &checked.drift,
+        &checked.analysis,
         &checked.evaluation,
         link.as_ref(),
     );
@@ -475,7 +472,8 @@ fn graph(path: &str, format: GraphFormat) -> ExitCode {
         Ok(doc) => doc,
         Err(code) => return code,
     };
-    let graph = DepGraph::build(&doc);
+    let analysis = Analysis::of(&doc);
+    let graph = analysis.graph(&doc);
     if graph.source != EdgeSource::Configuration {
         eprintln!(
             "planlens: warning: the plan has no configuration; edges come from the prior state's depends_on only and may be incomplete"
@@ -495,7 +493,7 @@ fn summary(path: &str) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let result = (|| -> std::io::Result<()> {
-        writeln!(out, "{}", Summary::of(&doc).headline(&doc))?;
+        writeln!(out, "{}", Analysis::of(&doc).summary.headline(&doc))?;
         for row in &doc.rows {
             let change = doc.change(row);
             if !change.is_shown() {
@@ -532,7 +530,7 @@ fn drift(path: &str, json: bool) -> ExitCode {
         Ok(doc) => doc,
         Err(code) => return code,
     };
-    let drift = Drift::of(&doc);
+    let drift = Analysis::of(&doc).drift;
     let facts = match &doc.source {
         Source::Driftctl(facts) => Some(facts),
         _ => None,

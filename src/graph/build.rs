@@ -379,9 +379,6 @@ impl DepGraph {
     /// Builds the dependency graph of a loaded plan. Never fails: what cannot be resolved is left
     /// out, and [`DepGraph::source`] says what the edges came from.
     pub fn build(doc: &Document) -> DepGraph {
-        if let Some(r) = &doc.redacted {
-            return r.graph.clone();
-        }
         let plan = doc.plan();
         let configuration: Option<Configuration> = plan.configuration.and_then(read_configuration);
         let prior_state: Option<PriorState> = plan.prior_state.and_then(read_prior_state);

@@ -60,7 +60,7 @@ const DUMMY_EDGE_WEIGHT: f64 = 8.0;
 
 /// What the layout needs to know about the graph to draw.
 pub struct LayoutInput<'a> {
-    /// Width and height of each node's box, in px; node i is sizes[i].
+    /// Width and height of each node's box, in px; node i is `sizes[i]`.
     pub sizes: &'a [(f32, f32)],
     /// Edges as (dependency, dependent) node indices. May contain duplicates, self-loops and
     /// cycles; edges naming a node past the end of `sizes` are ignored (empty polyline).

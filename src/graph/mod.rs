@@ -7,6 +7,7 @@
 //! places it, and [`export`] writes DOT, JSON and SVG.
 
 mod build;
+mod carried;
 pub mod config;
 pub mod export;
 pub mod layout;

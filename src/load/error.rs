@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+/// The largest file Planlens opens. Parsing keeps the text and its index in memory (about twice the
+/// file size in WebAssembly, which never gives memory back), so a hard limit protects the tab.
+pub const MAX_FILE_BYTES: usize = 300 * 1024 * 1024;
+
 /// What a JSON file that is not a plan looks like.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotAPlan {
@@ -35,7 +39,7 @@ pub enum NotAPlan {
 pub enum LoadError {
     /// Zero bytes, or only whitespace.
     Empty,
-    /// Over [`super::MAX_FILE_BYTES`].
+    /// Over [`MAX_FILE_BYTES`].
     TooLarge {
         /// The file's size.
         bytes: usize,
@@ -50,7 +54,7 @@ pub enum LoadError {
         /// The decompressor's words.
         message: String,
     },
-    /// A gzip file that decompresses to more than [`super::MAX_FILE_BYTES`]; decompression stopped
+    /// A gzip file that decompresses to more than [`MAX_FILE_BYTES`]; decompression stopped
     /// there.
     GzipTooLarge {
         /// The compressed file's size.

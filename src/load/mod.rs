@@ -8,21 +8,19 @@
 pub mod decode;
 pub mod driftctl;
 pub mod error;
+pub mod link;
 pub mod mask;
 pub mod plan_log;
+pub mod redacted;
 
 use std::collections::BTreeMap;
 
 use serde::de::IgnoredAny;
 
-pub use error::{LoadError, NotAPlan};
+pub use error::{LoadError, MAX_FILE_BYTES, NotAPlan};
 
 use crate::model::mask::Mask;
 use crate::model::{Document, Plan, Source};
-
-/// The largest file Planlens opens. Parsing keeps the text and its index in memory (about twice the
-/// file size in WebAssembly, which never gives memory back), so a hard limit protects the tab.
-pub const MAX_FILE_BYTES: usize = 300 * 1024 * 1024;
 
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
@@ -81,8 +79,8 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
             limit: MAX_FILE_BYTES,
         });
     }
-    if crate::share::redacted::looks_redacted(&text) {
-        return crate::share::redacted::read(text, name);
+    if crate::model::redaction::looks_redacted(&text) {
+        return redacted::read(text, name);
     }
     if plan_log::looks_like_plan_log(&text) {
         return load_plan_log(&text, name);
@@ -106,7 +104,7 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         Err(LoadError::NotAPlan(NotAPlan::OtherJson { keys }))
             if keys.iter().any(|k| k == "planlens_redacted") =>
         {
-            return crate::share::redacted::read(doc.text().to_string(), name);
+            return redacted::read(doc.text().to_string(), name);
         }
         Err(e) => return Err(e),
     }
@@ -160,7 +158,7 @@ fn load_plan_log(text: &str, name: &str) -> Result<Document, LoadError> {
         );
     }
     if let Some(said) = facts.change_summary {
-        let ours = crate::summary::Summary::of(&doc);
+        let ours = crate::model::summary::Summary::of(&doc);
         if (said.add, said.change, said.remove, said.import)
             != (
                 ours.add as u64,

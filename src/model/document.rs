@@ -75,7 +75,7 @@ pub struct Document {
     pub original: Option<String>,
     /// Set when the document came from a redacted share link: it has no attribute values, and its
     /// graph, drift and findings are the ones the link carries.
-    pub redacted: Option<Box<crate::share::redacted::Redaction>>,
+    pub redacted: Option<Box<super::redaction::Redaction>>,
     /// The secret-name mask the document was loaded with, and what it masked
     /// (`load::mask::apply`).
     pub masking: super::mask::Masking,

@@ -4,10 +4,15 @@
 pub mod action;
 pub mod address;
 pub mod document;
+pub mod drifted;
+pub mod findings;
 pub mod mask;
 pub mod plan;
+pub mod planning;
 pub mod reason;
+pub mod redaction;
 pub mod source;
+pub mod summary;
 pub mod text;
 
 pub use action::{Action, ReplaceOrder};

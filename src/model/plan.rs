@@ -307,3 +307,25 @@ pub struct ConditionResult {
     #[serde(default)]
     pub error_message: Option<String>,
 }
+
+/// Calls `f` with every resource change of a plan as JSON, the list it is in and its index there:
+/// `resource_drift`, `resource_changes`, then each `deferred_changes[].resource_change`.
+pub fn each_change(
+    plan: &mut serde_json::Value,
+    mut f: impl FnMut(&str, usize, &mut serde_json::Value),
+) {
+    for key in ["resource_drift", "resource_changes"] {
+        if let Some(serde_json::Value::Array(changes)) = plan.get_mut(key) {
+            for (i, c) in changes.iter_mut().enumerate() {
+                f(key, i, c);
+            }
+        }
+    }
+    if let Some(serde_json::Value::Array(deferred)) = plan.get_mut("deferred_changes") {
+        for (i, d) in deferred.iter_mut().enumerate() {
+            if let Some(c) = d.get_mut("resource_change") {
+                f("deferred_changes", i, c);
+            }
+        }
+    }
+}

@@ -349,7 +349,7 @@ impl DriftctlFacts {
     pub fn sentence(&self) -> String {
         format!(
             "driftctl: {}, {} managed, {} unmanaged, {} missing{}; coverage {} %.",
-            crate::summary::count(self.total_resources as usize, "resource", "resources"),
+            super::text::count(self.total_resources as usize, "resource", "resources"),
             self.managed,
             self.unmanaged,
             self.missing,

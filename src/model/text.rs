@@ -57,6 +57,17 @@ pub fn quoted(s: &str) -> String {
     out
 }
 
+/// `1 dependency`, `2 dependencies`: a count with its noun, singular for exactly one. Every
+/// count-with-noun text of the core, the page and the CLI goes through here.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", noun(n, one, many))
+}
+
+/// The noun alone for a count of `n`: `one` for exactly one, else `many`.
+pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,25 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::input::{DriftFacts, Input, Resource};
-use super::{Evaluation, RuleSet, evaluate};
 use crate::drift::Drift;
 use crate::model::Document;
-use crate::summary::Planning;
-
-/// Evaluates `rules` on a loaded document. A redacted document has no values to run rules on: it
-/// carries the findings made when its link was made, and those are returned whatever the rules,
-/// judged again with the planning status of the plan it carries.
-pub fn evaluate_document(
-    doc: &Document,
-    drift: &Drift,
-    rules: &RuleSet,
-    labels: &BTreeMap<String, String>,
-) -> Evaluation {
-    match &doc.redacted {
-        Some(r) => r.evaluation.clone().with_planning(Planning::of(doc)),
-        None => evaluate(&Input::from_document(doc, drift), rules, labels),
-    }
-}
+use crate::model::summary::Planning;
 
 impl<'a> Input<'a> {
     /// Builds the input for `doc`: resource `i` is `doc.rows[i]`. Variables the configuration marks

@@ -21,7 +21,7 @@ pub struct Input<'a> {
     /// [`evaluate`](super::evaluate) separately and take precedence over these.
     pub variables: BTreeMap<String, serde_json::Value>,
     /// Whether Terraform finished planning; a failed plan's verdict is "planning failed".
-    pub planning: crate::summary::Planning,
+    pub planning: crate::model::summary::Planning,
 }
 
 /// One resource instance: what the plan does to it and whether it drifted.

@@ -165,96 +165,19 @@ mod eval;
 mod input;
 mod parse;
 mod path;
+mod rule;
 mod template;
 
-use std::fmt;
-
-pub use document::evaluate_document;
-pub use eval::{
-    Evaluation, Finding, FindingGroup, REDACTED, RuleSeverity, Tally, Verdict, evaluate,
-    evaluate_redacted,
-};
+pub use crate::model::findings::{Evaluation, Finding, FindingGroup, RuleSeverity, Tally, Verdict};
+pub use eval::{REDACTED, evaluate, evaluate_redacted};
 pub use input::{DriftFacts, Input, Resource};
+pub use rule::{Rule, RuleError};
 
 use crate::model::mask::Mask;
-use condition::{AttributeTest, CountTest, Selectors, VariableTest};
 use parse::{Errors, parse_file};
-use template::Template;
 
 /// The built-in pack's rule file, as shipped (shown in the UI, a starting point for teams).
 pub const BUILTIN_TOML: &str = include_str!("builtin.toml");
-
-/// A problem in a rule file, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleError {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, in characters.
-    pub column: usize,
-    /// The id of the rule the problem is in, when it has one.
-    pub rule_id: Option<String>,
-    /// What is wrong, and what was expected.
-    pub message: String,
-}
-
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}", self.line, self.column)?;
-        if let Some(id) = &self.rule_id {
-            write!(f, " (rule \"{id}\")")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for RuleError {}
-
-/// One compiled rule.
-#[derive(Debug, Clone)]
-pub struct Rule {
-    id: String,
-    severity: RuleSeverity,
-    message: String,
-    template: Template,
-    description: Option<String>,
-    selectors: Selectors,
-    attributes: Vec<AttributeTest>,
-    variables: Vec<VariableTest>,
-    count: Option<CountTest>,
-    builtin: bool,
-}
-
-impl Rule {
-    /// The rule's id.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// How bad a finding of this rule is.
-    pub fn severity(&self) -> RuleSeverity {
-        self.severity
-    }
-
-    /// The message template as written, placeholders included.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// The longer explanation, if the rule has one.
-    pub fn description(&self) -> Option<&str> {
-        self.description.as_deref()
-    }
-
-    /// True for rules of the built-in pack.
-    pub fn is_builtin(&self) -> bool {
-        self.builtin
-    }
-
-    /// True for aggregate rules (`count = …`), whose findings are about the whole plan.
-    pub fn is_aggregate(&self) -> bool {
-        self.count.is_some()
-    }
-}
 
 /// A parsed, valid set of rules, ready to evaluate. The only ways to get one are
 /// [`RuleSet::parse`] (which fails on any error) and [`RuleSet::builtin`].

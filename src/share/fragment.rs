@@ -41,7 +41,7 @@ pub struct View {
     pub search: Option<String>,
     /// List filter: show plain no-ops too.
     pub show_no_ops: bool,
-    /// The rule file, as a link payload ([`super::link::encode`]); absent for the built-in pack.
+    /// The rule file, as a link payload ([`crate::load::link::encode`]); absent for the built-in pack.
     pub rules: Option<String>,
     /// The `environment` label, when the user set one.
     pub environment: Option<String>,
@@ -52,7 +52,7 @@ pub struct View {
 pub struct Fragment {
     /// A shipped sample to open, by file stem.
     pub sample: Option<String>,
-    /// A plan carried in the link: a payload of [`super::link`].
+    /// A plan carried in the link: a payload of [`crate::load::link`].
     pub plan: Option<String>,
     /// The name of the file the carried plan came from.
     pub name: Option<String>,

@@ -4,14 +4,14 @@
 //! HTML, and it always fits in one GitHub comment.
 
 use super::GITHUB_COMMENT_LIMIT;
-use crate::drift::Drift;
+use crate::analysis::Analysis;
 use crate::list::is_plain_no_op;
 use crate::model::reason::describe;
 use crate::model::source::Diagnostic;
+use crate::model::summary::{Planning, count};
 use crate::model::text::visible;
 use crate::model::{Document, ResourceRow, RowSource, Source};
 use crate::rules::{Evaluation, Verdict};
-use crate::summary::{Planning, Summary, count};
 
 /// At most this many findings are listed; the rest are counted.
 pub const MAX_FINDINGS: usize = 100;
@@ -240,7 +240,7 @@ fn code(text: &str) -> String {
 /// not fit is counted in a note.
 pub fn summary(
     doc: &Document,
-    drift: &Drift,
+    analysis: &Analysis,
     evaluation: &Evaluation,
     link: Option<&CommentLink>,
 ) -> String {
@@ -264,12 +264,13 @@ pub fn summary(
         }
         None => String::new(),
     };
+    let drift = &analysis.drift;
     let mut out = String::new();
     let mut budget = Budget {
         left: GITHUB_COMMENT_LIMIT - footer.len(),
         link_below: link.and_then(CommentLink::url).is_some(),
     };
-    let sentence = Summary::of(doc).headline(doc);
+    let sentence = analysis.summary.headline(doc);
     budget.push(
         &mut out,
         &format!("### Planlens: {}\n\n", escape(&sentence)),

@@ -3,14 +3,13 @@
 //! The browser and the CLI make both with these functions, so their output is the same.
 
 pub mod fragment;
-pub mod link;
 pub mod markdown;
 pub mod redacted;
 pub mod strip;
 
 use std::collections::BTreeMap;
 
-use crate::drift::Drift;
+use crate::analysis::Analysis;
 use crate::model::Document;
 use crate::rules::RuleSet;
 
@@ -21,41 +20,19 @@ pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
 /// The longest URL Chromium-based browsers (Chrome, Edge) open: 2 MiB.
 pub const CHROMIUM_URL_LIMIT: usize = 2 * 1024 * 1024;
 
-/// Calls `f` with every resource change of a plan as JSON, the list it is in and its index there:
-/// `resource_drift`, `resource_changes`, then each `deferred_changes[].resource_change`.
-fn each_change(
-    plan: &mut serde_json::Value,
-    mut f: impl FnMut(&str, usize, &mut serde_json::Value),
-) {
-    for key in ["resource_drift", "resource_changes"] {
-        if let Some(serde_json::Value::Array(changes)) = plan.get_mut(key) {
-            for (i, c) in changes.iter_mut().enumerate() {
-                f(key, i, c);
-            }
-        }
-    }
-    if let Some(serde_json::Value::Array(deferred)) = plan.get_mut("deferred_changes") {
-        for (i, d) in deferred.iter_mut().enumerate() {
-            if let Some(c) = d.get_mut("resource_change") {
-                f("deferred_changes", i, c);
-            }
-        }
-    }
-}
-
 /// The payload of a full link: the plan without sensitive values ([`strip`]).
 pub fn full_payload(doc: &Document) -> String {
-    link::encode(&strip::shareable_text(doc))
+    crate::load::link::encode(&strip::shareable_text(doc))
 }
 
 /// The payload of a redacted link ([`redacted`]): findings of `rules` with `labels`.
 pub fn redacted_payload(
     doc: &Document,
-    drift: &Drift,
+    analysis: &Analysis,
     rules: &RuleSet,
     labels: &BTreeMap<String, String>,
 ) -> String {
-    link::encode(&redacted::write(doc, drift, rules, labels))
+    crate::load::link::encode(&redacted::write(doc, analysis, rules, labels))
 }
 
 /// What a link's length means for where it can go.
@@ -124,7 +101,7 @@ pub fn full_link(base: &str, doc: &Document, view: &fragment::View) -> String {
 pub fn redacted_link(
     base: &str,
     doc: &Document,
-    drift: &Drift,
+    analysis: &Analysis,
     rules: &RuleSet,
     labels: &BTreeMap<String, String>,
     view: &fragment::View,
@@ -133,7 +110,7 @@ pub fn redacted_link(
         base,
         &fragment::Fragment {
             sample: None,
-            plan: Some(redacted_payload(doc, drift, rules, labels)),
+            plan: Some(redacted_payload(doc, analysis, rules, labels)),
             name: Some(doc.name.clone()),
             view: fragment::View {
                 rules: None,

@@ -71,7 +71,7 @@ pub fn shareable_text(doc: &Document) -> String {
 /// ([`Document::sensitive_variables`]), `mask` the one it was loaded with.
 pub fn strip_plan(plan: &mut Value, sensitive_variables: &HashSet<String>, mask: &Mask) {
     let mut placeholders = Placeholders::default();
-    super::each_change(plan, |_, _, c| {
+    crate::model::plan::each_change(plan, |_, _, c| {
         if let Some(change) = c.get_mut("change") {
             strip_change(change, &mut placeholders);
         }

@@ -65,7 +65,7 @@ pub fn DiffPanel() -> impl IntoView {
             facts.push(("deferred", "The instance key is not known yet.".to_string()));
         }
         let drift_only = matches!(row.source, RowSource::Drift(_));
-        if let Some(d) = loaded.drift.for_row(r as usize) {
+        if let Some(d) = loaded.analysis.drift.for_row(r as usize) {
             facts.push((
                 "drift",
                 format!(

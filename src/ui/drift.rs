@@ -26,7 +26,7 @@ pub fn DriftPanel() -> impl IntoView {
     let filter = RwSignal::new(SeverityFilter::All);
     move || {
         let loaded = state.loaded.get()?;
-        let drift = &loaded.drift;
+        let drift = &loaded.analysis.drift;
         let driftctl = match &loaded.doc.source {
             Source::Driftctl(f) => Some(view! { <DriftctlFigures facts=f.clone() /> }),
             _ => None,
@@ -71,6 +71,7 @@ pub fn DriftPanel() -> impl IntoView {
             let loaded = state.loaded.get()?;
             let is_driftctl = matches!(loaded.doc.source, Source::Driftctl(_));
             let shown: Vec<AnyView> = loaded
+                .analysis
                 .drift
                 .resources
                 .iter()
@@ -154,7 +155,7 @@ fn DriftDetail() -> impl IntoView {
     move || {
         let loaded = state.loaded.get()?;
         let selected = state.selected.get();
-        let Some(r) = selected.and_then(|row| loaded.drift.for_row(row as usize)) else {
+        let Some(r) = selected.and_then(|row| loaded.analysis.drift.for_row(row as usize)) else {
             return Some(
                 view! {
                     <aside class="diff-pane empty-pane" data-testid="drift-detail-empty">

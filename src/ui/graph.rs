@@ -21,8 +21,8 @@ use crate::graph::style::{colour, node_prefix, node_style, segment_fill};
 use crate::graph::view::{Highlight, HighlightOptions, View, ViewNodeKind, ViewOptions};
 use crate::graph::{DepGraph, EdgeSource};
 use crate::list::contains_ignore_case;
+use crate::model::text::{count, noun};
 use crate::rules::RuleSeverity;
-use crate::summary::{count, noun};
 
 /// The dependency graph of the open plan, compared by identity.
 #[derive(Clone)]
@@ -70,9 +70,9 @@ impl GraphState {
             loaded.with(|l| {
                 let l = l.as_ref()?;
                 mark("planlens:graph-start");
-                let g = DepGraph::build(&l.doc);
+                let g = Arc::clone(l.analysis.graph(&l.doc));
                 measure("planlens:graph-build", "planlens:graph-start");
-                Some(GraphRef(Arc::new(g)))
+                Some(GraphRef(g))
             })
         });
         let options: RwSignal<Option<ViewOptions>> = RwSignal::new(None);
@@ -712,7 +712,7 @@ fn GraphStatus(
         // graph's other nodes are resources only in the prior state.
         let instances = state
             .loaded
-            .with(|l| l.as_ref().map_or(0, |l| l.summary.instances));
+            .with(|l| l.as_ref().map_or(0, |l| l.analysis.summary.instances));
         let state_only = g.graph.node_count().saturating_sub(instances);
         let mut parts = vec![count(instances, "resource instance", "resource instances")];
         if state_only > 0 {

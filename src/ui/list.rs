@@ -140,8 +140,8 @@ fn FilterBar() -> impl IntoView {
             <p class="list-count" data-testid="list-count">
                 {move || {
                     let shown = state.entries.with(|e| e.0.iter().filter(|e| matches!(e, ListEntry::Resource(_))).count());
-                    let total = state.loaded.with(|l| l.as_ref().map_or(0, |l| l.summary.instances));
-                    format!("{shown} of {}", crate::summary::count(total, "resource instance", "resource instances"))
+                    let total = state.loaded.with(|l| l.as_ref().map_or(0, |l| l.analysis.summary.instances));
+                    format!("{shown} of {}", crate::model::summary::count(total, "resource instance", "resource instances"))
                 }}
             </p>
         </div>
@@ -283,7 +283,7 @@ fn VirtualList() -> impl IntoView {
                 state.entries.with(|e| e.0.is_empty()).then(|| view! {
                     <p class="empty" data-testid="list-empty">
                         {move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| {
-                            l.doc.rows.is_empty() && crate::summary::Planning::of(&l.doc).failed()
+                            l.doc.rows.is_empty() && crate::model::summary::Planning::of(&l.doc).failed()
                         })) {
                             // Not "no changes": Terraform stopped before it planned any.
                             "Planning failed before Terraform planned any change: there is nothing to list."
@@ -337,7 +337,12 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
             if row.is_import {
                 marks.push(("import", "import"));
             }
-            match loaded.drift.for_row(r as usize).map(|d| d.severity) {
+            match loaded
+                .analysis
+                .drift
+                .for_row(r as usize)
+                .map(|d| d.severity)
+            {
                 Some(crate::drift::Severity::Structural) => marks.push(("drift", "drifted")),
                 Some(crate::drift::Severity::Minor) => marks.push(("drift-minor", "tags drifted")),
                 Some(crate::drift::Severity::NotRelevant) => {

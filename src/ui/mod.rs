@@ -27,7 +27,6 @@ use crate::checks::CheckRow;
 use crate::list::{ListEntry, ListFilter};
 use crate::model::Document;
 use crate::outputs::OutputRow;
-use crate::summary::Summary;
 
 /// What the file pickers offer: plans, plan logs, driftctl reports, CI logs saved as text and
 /// gzip-compressed copies of any of them (`load::decode` reads them all). Drops are not filtered.
@@ -38,14 +37,13 @@ const PLAN_FILE_TYPES: &str =
 pub struct Loaded {
     /// The parsed plan and its row index.
     pub doc: Document,
-    /// Counts and sentence.
-    pub summary: Summary,
     /// Output changes, masked.
     pub outputs: Vec<OutputRow>,
     /// Check results.
     pub checks: Vec<CheckRow>,
-    /// What drifted, graded.
-    pub drift: crate::drift::Drift,
+    /// Its analysis (counts, planning, drift, graph, findings): computed, or carried by a
+    /// redacted link.
+    pub analysis: crate::analysis::Analysis,
     /// Where it came from, for the URL fragment.
     pub source: PlanSource,
 }
@@ -213,7 +211,8 @@ impl AppState {
     fn move_in_drift(&self, delta: i64) {
         let rows: Vec<u32> = self.loaded.with_untracked(|l| {
             l.as_ref().map_or(Vec::new(), |l| {
-                l.drift
+                l.analysis
+                    .drift
                     .resources
                     .iter()
                     .filter_map(|r| r.rows.first().copied())
@@ -363,7 +362,7 @@ fn Tabs() -> impl IntoView {
         <nav class="tabs" role="tablist">
             {tab_button(Tab::Resources, "Resources", None)}
             {tab_button(Tab::Graph, "Graph", None)}
-            {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || count(|l| l.drift.resources.len()))))}
+            {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || count(|l| l.analysis.drift.resources.len()))))}
             {tab_button(Tab::Rules, "Rules", Some(Signal::derive(move || {
                 // The same count as the Rules tab's heading: both read Evaluation::tally.
                 state.rules.checked.with(|c| c.as_ref().map_or(0, |c| c.0.evaluation.tally().total()))

@@ -15,7 +15,6 @@ use crate::load::{
 };
 use crate::model::text::visible;
 use crate::outputs::output_rows;
-use crate::summary::Summary;
 
 /// Files are read in slices this large so the progress bar moves and the tab stays responsive.
 const READ_CHUNK: usize = 32 * 1024 * 1024;
@@ -219,11 +218,10 @@ fn fail(state: AppState, message: String) {
 /// Everything the views derive from a document once, when it is opened.
 fn analyse(doc: crate::model::Document, source: PlanSource) -> Loaded {
     super::graph::mark("planlens:drift-start");
-    let drift = crate::drift::Drift::of(&doc);
+    let analysis = crate::analysis::Analysis::of(&doc);
     super::graph::measure("planlens:drift", "planlens:drift-start");
     Loaded {
-        drift,
-        summary: Summary::of(&doc),
+        analysis,
         outputs: output_rows(&doc),
         checks: check_rows(&doc),
         doc,
@@ -418,7 +416,7 @@ pub fn open_link(state: AppState, payload: String, name: Option<String>) {
     leptos::task::spawn_local(async move {
         next_paint().await;
         super::graph::mark("planlens:link-decode-start");
-        let decoded = crate::share::link::decode(&payload);
+        let decoded = crate::load::link::decode(&payload);
         super::graph::measure("planlens:link-decode", "planlens:link-decode-start");
         match decoded {
             Ok(text) => finish(

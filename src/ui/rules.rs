@@ -11,11 +11,9 @@ use wasm_bindgen::JsCast;
 
 use super::graph::{download, mark, measure, now};
 use super::{AppState, Loaded, Tab};
+use crate::load::link::LinkError;
 use crate::model::text::{visible, visible_lines};
-use crate::rules::{
-    BUILTIN_TOML, Evaluation, Finding, RuleError, RuleSet, RuleSeverity, evaluate_document,
-};
-use crate::share::link::LinkError;
+use crate::rules::{BUILTIN_TOML, Evaluation, Finding, RuleError, RuleSet, RuleSeverity};
 
 /// Where the user's rule file is kept in this browser.
 const STORAGE_KEY: &str = "planlens:rules";
@@ -150,7 +148,7 @@ impl RulesState {
             let labels = environment.with(|e| labels_of(e));
             let start = now();
             mark("planlens:rules-start");
-            let evaluation = evaluate_document(&loaded.doc, &loaded.drift, rules, &labels);
+            let evaluation = loaded.analysis.evaluate(&loaded.doc, rules, &labels);
             measure("planlens:rules", "planlens:rules-start");
             let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
             Some(CheckedRef(Arc::new(Checked {
@@ -181,7 +179,7 @@ impl RulesState {
 
     /// Uses the rules a link carries (as its `rules=` payload) instead of the user's own.
     pub fn use_link_rules(&self, payload: &str) -> Result<(), LinkError> {
-        let text = crate::share::link::decode(payload)?;
+        let text = crate::load::link::decode(payload)?;
         self.from_link.set(Some(LinkRules {
             payload: payload.to_string(),
             text,
@@ -200,7 +198,7 @@ impl RulesState {
             return Some(l.payload);
         }
         self.text
-            .with_untracked(|t| (!t.trim().is_empty()).then(|| crate::share::link::encode(t)))
+            .with_untracked(|t| (!t.trim().is_empty()).then(|| crate::load::link::encode(t)))
     }
 
     /// The labels rules are evaluated with.

@@ -76,7 +76,7 @@ fn prepare(state: AppState) -> Option<Prepared> {
     let full = core::full_link(&base, &loaded.doc, &view);
     measure("planlens:share-full", "planlens:share-full-start");
     mark("planlens:share-redacted-start");
-    let redacted = core::redacted_link(&base, &loaded.doc, &loaded.drift, rules, &labels, &view);
+    let redacted = core::redacted_link(&base, &loaded.doc, &loaded.analysis, rules, &labels, &view);
     measure("planlens:share-redacted", "planlens:share-redacted-start");
 
     let evaluation = state
@@ -84,16 +84,15 @@ fn prepare(state: AppState) -> Option<Prepared> {
         .checked
         .get_untracked()
         .map(|c| c.0.evaluation.clone());
-    let evaluation = evaluation.unwrap_or_else(|| {
-        crate::rules::evaluate_document(&loaded.doc, &loaded.drift, rules, &labels)
-    });
+    let evaluation =
+        evaluation.unwrap_or_else(|| loaded.analysis.evaluate(&loaded.doc, rules, &labels));
     let by_address = match &loaded.source {
         super::PlanSource::Url(href) => Some(crate::share::fragment::url_link(&base, href, &view)),
         _ => None,
     };
     let for_comment = markdown::full_link_for_comment(&loaded.doc, full.clone());
     let link: CommentLink = choose_link(for_comment, by_address.clone(), redacted.clone());
-    let markdown = markdown::summary(&loaded.doc, &loaded.drift, &evaluation, Some(&link));
+    let markdown = markdown::summary(&loaded.doc, &loaded.analysis, &evaluation, Some(&link));
     Some(Prepared {
         full,
         redacted,

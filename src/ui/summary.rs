@@ -6,8 +6,8 @@ use super::AppState;
 use crate::checks::CheckStatus;
 use crate::model::Source;
 use crate::model::source::Diagnostic;
+use crate::model::summary::{Planning, count, noun};
 use crate::model::text::{visible, visible_lines};
-use crate::summary::{Planning, count, noun};
 
 /// What the summary's, the list's and the graph's instance counts count (one row each).
 pub const INSTANCES_TITLE: &str = "Resource instances, one per row of the Resources list: planned \
@@ -19,7 +19,7 @@ pub fn SummaryPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         state.loaded.get().map(|l| {
-            let s = &l.summary;
+            let s = &l.analysis.summary;
             let failing_checks = l
                 .checks
                 .iter()
@@ -55,7 +55,7 @@ pub fn SummaryPanel() -> impl IntoView {
                 .into_any(),
                 _ => ().into_any(),
             };
-            let drift = &l.drift;
+            let drift = &l.analysis.drift;
             let drift_note = drift.note().map(|note| view! {
                 <p class="drift-note" data-testid="summary-drift-note">
                     {note}

@@ -1,4 +1,5 @@
-//! The payload of a share link: bytes → version byte + zlib → URL-safe base64, and back.
+//! The payload of a share link: bytes → version byte + zlib → URL-safe base64, and back. Links
+//! are an input like any file, so the format lives here; `share` calls [`encode`] to write one.
 //!
 //! The text travels in the URL fragment, which browsers never send to a server. The first byte
 //! says how the rest is encoded, so links made today still open after the format changes. zlib's

@@ -1,0 +1,96 @@
+//! One analysis per document: its summary counts, planning status, drift, dependency graph and
+//! rule findings, either computed from a full plan or carried by a redacted link, decided once
+//! ([`Analysis::of`]) right after the document is loaded. The views, the CLI and the share
+//! writers read the analysis; none of the analyses asks whether a document was redacted.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use crate::drift::Drift;
+use crate::graph::DepGraph;
+use crate::model::Document;
+use crate::model::findings::Evaluation;
+use crate::model::summary::{Planning, Summary};
+use crate::rules::{Input, RuleSet, evaluate};
+
+/// Everything derived from one document.
+#[derive(Debug)]
+pub struct Analysis {
+    /// Terraform's counts and sentence.
+    pub summary: Summary,
+    /// Whether planning finished: what every verdict, headline and banner reads.
+    pub planning: Planning,
+    /// What drifted, graded, and what the plan does about it.
+    pub drift: Drift,
+    /// The dependency graph: carried, or built on first use (a large plan's graph is only built
+    /// when something needs it).
+    graph: OnceLock<Arc<DepGraph>>,
+    /// Where findings come from.
+    findings: Findings,
+}
+
+/// Where a document's findings come from.
+#[derive(Debug)]
+enum Findings {
+    /// Rules run on the plan's values.
+    Computed,
+    /// A redacted link has no values to run rules on: it carries the findings made when it was
+    /// made, whatever the rules now.
+    Carried(Evaluation),
+}
+
+impl Analysis {
+    /// The analysis of a loaded document: computed from its plan, or, for a redacted link, the
+    /// graph, drift and findings it carries.
+    pub fn of(doc: &Document) -> Analysis {
+        let summary = Summary::of(doc);
+        let planning = Planning::of(doc);
+        match &doc.redacted {
+            Some(carried) => Analysis {
+                summary,
+                planning,
+                drift: Drift::from_resources(carried.drift.clone(), doc.rows.len()),
+                graph: OnceLock::from(Arc::new(DepGraph::from_carried(&carried.graph, doc))),
+                findings: Findings::Carried(carried.evaluation.clone()),
+            },
+            None => Analysis {
+                summary,
+                planning,
+                drift: Drift::of(doc),
+                graph: OnceLock::new(),
+                findings: Findings::Computed,
+            },
+        }
+    }
+
+    /// The dependency graph of `doc` (the document this analysis was made of).
+    pub fn graph(&self, doc: &Document) -> &Arc<DepGraph> {
+        self.graph.get_or_init(|| Arc::new(DepGraph::build(doc)))
+    }
+
+    /// True when the graph is ready without building it (it was carried or already built).
+    pub fn graph_is_built(&self) -> bool {
+        self.graph.get().is_some()
+    }
+
+    /// The findings of `rules` on `doc` with `labels`. A redacted link's carried findings are
+    /// returned whatever the rules, judged again with the planning status of the plan it carries.
+    pub fn evaluate(
+        &self,
+        doc: &Document,
+        rules: &RuleSet,
+        labels: &BTreeMap<String, String>,
+    ) -> Evaluation {
+        match &self.findings {
+            Findings::Carried(evaluation) => {
+                evaluation.clone().with_planning(self.planning.clone())
+            }
+            Findings::Computed => evaluate(&Input::from_document(doc, &self.drift), rules, labels),
+        }
+    }
+
+    /// True when the findings were carried by a redacted link rather than computed by the rules.
+    pub fn findings_carried(&self) -> bool {
+        matches!(self.findings, Findings::Carried(_))
+    }
+}

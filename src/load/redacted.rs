@@ -1,0 +1,135 @@
+//! Reads the redacted share form (`model::redaction`) back into a `Document` that carries the
+//! analyses it was made with. Everything the form refers to is checked here, so an edited link is
+//! refused with a message instead of showing something inconsistent, and whatever reads the
+//! carried analyses later can trust their indices.
+
+use serde_json::Value;
+
+use super::LoadError;
+use crate::model::Document;
+use crate::model::redaction::{
+    CarriedGraph, DERIVED_KEYS, EDGE_KINDS, FORMAT, Payload, Redaction, derived,
+};
+
+fn damaged(message: impl Into<String>) -> LoadError {
+    LoadError::InvalidReport {
+        what: "redacted Planlens link".to_string(),
+        line: 0,
+        column: 0,
+        message: message.into(),
+    }
+}
+
+/// Reads a redacted document.
+pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
+    let payload: Payload = serde_json::from_str(&text).map_err(|e| LoadError::InvalidReport {
+        what: "redacted Planlens link".to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    if payload.planlens_redacted > FORMAT {
+        return Err(damaged(format!(
+            "it was made by a newer Planlens (redacted format {}; this one reads {FORMAT})",
+            payload.planlens_redacted
+        )));
+    }
+    let mut plan = payload.plan;
+    restore_derived(&mut plan);
+    let display_name = if payload.name.is_empty() {
+        name.to_string()
+    } else {
+        payload.name
+    };
+    let mut doc = Document::parse(plan.to_string(), display_name)
+        .map_err(|(_, e)| damaged(format!("its plan does not read: {e}")))?;
+    let rows = doc.rows.len();
+    let entries = doc.plan().resource_drift.len();
+    for r in &payload.drift {
+        if r.entry as usize >= entries || r.rows.iter().any(|&i| i as usize >= rows) {
+            return Err(damaged(format!(
+                "its drift of {} refers to a resource it does not have",
+                r.address
+            )));
+        }
+    }
+    if let Some(f) = payload
+        .evaluation
+        .findings
+        .iter()
+        .find(|f| f.resource.is_some_and(|i| i >= rows))
+    {
+        return Err(damaged(format!(
+            "the finding of rule {} refers to a resource it does not have",
+            f.rule_id
+        )));
+    }
+    check_graph(&payload.graph, rows)?;
+    doc.source = payload.source;
+    doc.warnings = payload.warnings;
+    doc.original = Some(text);
+    doc.redacted = Some(Box::new(Redaction {
+        graph: payload.graph,
+        drift: payload.drift,
+        evaluation: payload.evaluation,
+        labels: payload.labels,
+    }));
+    Ok(doc)
+}
+
+/// Puts back the fields the writer left out because the address says them.
+fn restore_derived(plan: &mut Value) {
+    let fill = |c: &mut Value| {
+        let Some(fields) = c.get("address").and_then(Value::as_str).and_then(derived) else {
+            return;
+        };
+        let Value::Object(c) = c else { return };
+        for (key, value) in DERIVED_KEYS.iter().zip(fields) {
+            if !c.contains_key(*key) && !value.is_null() {
+                c.insert(key.to_string(), value);
+            }
+        }
+    };
+    crate::model::plan::each_change(plan, |_, _, c| fill(c));
+}
+
+/// Checks every index of a carried graph against a document of `rows` rows: module parents,
+/// node modules, edge ends and kinds.
+fn check_graph(graph: &CarriedGraph, rows: usize) -> Result<(), LoadError> {
+    let modules = graph.modules.len() as u32;
+    if modules == 0
+        || graph
+            .modules
+            .iter()
+            .any(|(_, parent, _)| parent.is_some_and(|p| p >= modules))
+    {
+        return Err(damaged("its graph's modules are inconsistent"));
+    }
+    if graph.row_modules.len() > rows
+        || (graph.row_modules.len() < rows && !graph.others.is_empty())
+    {
+        return Err(damaged("its graph does not match its resources"));
+    }
+    if graph.row_modules.iter().any(|&m| m >= modules) {
+        return Err(damaged("a node of its graph is inconsistent"));
+    }
+    if let Some(n) = graph.others.iter().find(|n| n.module >= modules) {
+        return Err(damaged(format!(
+            "its graph node {} is inconsistent",
+            n.address
+        )));
+    }
+    if !graph.edges.len().is_multiple_of(3) {
+        return Err(damaged("its graph's edges are cut short"));
+    }
+    let count = (graph.row_modules.len() + graph.others.len()) as i64;
+    for (from, to, kind) in graph.decoded_edges() {
+        if !(0..EDGE_KINDS.len() as i64).contains(&kind) {
+            return Err(damaged("its graph has an unknown edge kind"));
+        }
+        if !(0..count).contains(&from) || !(0..count).contains(&to) {
+            return Err(damaged("an edge of its graph points nowhere"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! Whether Terraform finished planning: complete, incomplete or failed. Plain data that every
+//! verdict, headline and banner reads; `summary` decides it from a document (`Planning::of`).
+
+use serde::{Deserialize, Serialize};
+
+use super::text::count;
+
+/// Whether Terraform finished planning: the one decision every verdict, headline and banner
+/// reads ([`Planning::of`]).
+///
+/// Terraform 1.8+ writes `errored` and `complete` into `terraform show -json`; a `terraform plan
+/// -json` log says it with `diagnostic` messages of severity `error`. `applyable` is not read:
+/// Terraform sets it to false for a plan that has nothing to do, which is a plan that passes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Planning {
+    /// Planning finished and covers the whole configuration (or the plan does not say otherwise,
+    /// as plans before Terraform 1.8 do not).
+    #[default]
+    Complete,
+    /// Planning finished but left work for a later plan: deferred changes, or `-target`.
+    Incomplete {
+        /// How many changes were deferred (`deferred_changes`); 0 when the plan does not say why.
+        deferred: usize,
+    },
+    /// Planning stopped on an error: what the plan holds is partial and cannot be applied.
+    Failed {
+        /// The first error's summary, when the input carries Terraform's diagnostics (plan logs).
+        error: Option<String>,
+        /// How many errors the input carries.
+        #[serde(default)]
+        errors: usize,
+    },
+}
+
+impl Planning {
+    /// True when planning failed.
+    pub fn failed(&self) -> bool {
+        matches!(self, Planning::Failed { .. })
+    }
+
+    /// What went wrong, in one sentence: `Planning failed: Unsupported argument.`,
+    /// `Plan incomplete: 3 changes were deferred to a later plan.`; `None` for a complete plan.
+    pub fn sentence(&self) -> Option<String> {
+        match self {
+            Planning::Complete => None,
+            Planning::Failed {
+                error: Some(error),
+                errors,
+            } => {
+                let error = error.trim_end_matches('.');
+                Some(match errors.saturating_sub(1) {
+                    0 => format!("Planning failed: {error}."),
+                    more => format!(
+                        "Planning failed: {error} (and {}).",
+                        count(more, "other error", "other errors")
+                    ),
+                })
+            }
+            Planning::Failed { error: None, .. } => Some(
+                "Planning failed: Terraform marked this plan as errored, so it is partial and \
+                 cannot be applied."
+                    .to_string(),
+            ),
+            Planning::Incomplete { deferred: 0 } => Some(
+                "Plan incomplete: Terraform left part of the configuration out of this plan \
+                 (for example with -target); plan again after applying it."
+                    .to_string(),
+            ),
+            Planning::Incomplete { deferred } => Some(format!(
+                "Plan incomplete: {} to a later plan; plan again after applying this one.",
+                count(*deferred, "change was deferred", "changes were deferred")
+            )),
+        }
+    }
+}
