@@ -15,6 +15,7 @@ mod panels;
 mod rules;
 mod share;
 mod summary;
+mod timing;
 mod url;
 
 use std::sync::Arc;

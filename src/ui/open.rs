@@ -217,9 +217,9 @@ fn fail(state: AppState, message: String) {
 
 /// Everything the views derive from a document once, when it is opened.
 fn analyse(doc: crate::model::Document, source: PlanSource) -> Loaded {
-    super::graph::mark("planlens:drift-start");
+    super::timing::mark("planlens:drift-start");
     let analysis = crate::analysis::Analysis::of(&doc);
-    super::graph::measure("planlens:drift", "planlens:drift-start");
+    super::timing::measure("planlens:drift", "planlens:drift-start");
     Loaded {
         analysis,
         outputs: output_rows(&doc),
@@ -415,9 +415,9 @@ pub fn open_link(state: AppState, payload: String, name: Option<String>) {
     });
     leptos::task::spawn_local(async move {
         next_paint().await;
-        super::graph::mark("planlens:link-decode-start");
+        super::timing::mark("planlens:link-decode-start");
         let decoded = crate::load::link::decode(&payload);
-        super::graph::measure("planlens:link-decode", "planlens:link-decode-start");
+        super::timing::measure("planlens:link-decode", "planlens:link-decode-start");
         match decoded {
             Ok(text) => finish(
                 state,

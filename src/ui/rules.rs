@@ -9,7 +9,8 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::graph::{download, mark, measure, now};
+use super::graph::download;
+use super::timing::{mark, measure, now};
 use super::{AppState, Loaded, Tab};
 use crate::load::link::LinkError;
 use crate::model::text::{visible, visible_lines};

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::graph::{mark, measure, now};
+use super::timing::{mark, measure, now};
 use super::{AppState, url};
 use crate::rules::RuleSet;
 use crate::share::markdown::{self, CommentLink, choose_link};
