@@ -594,18 +594,10 @@ fn every_file() -> Vec<(String, Document)> {
     .into_iter()
     .map(|name| (name.to_string(), common::load_own(name)))
     .collect();
-    if let Some(dir) = common::real_fixtures_dir() {
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
-            out.push((name, doc));
-        }
+    for path in common::real_fixture_paths() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
+        out.push((name, doc));
     }
     out
 }

@@ -15,13 +15,8 @@ use planlens::{Summary, load_plan, load_plan_text};
 /// Every input we have: the real corpus (when present) and our own plans, log and report.
 fn inputs() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    if let Some(dir) = common::real_fixtures_dir() {
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        paths.sort();
+    let paths = common::real_fixture_paths();
+    if !paths.is_empty() {
         assert!(paths.len() >= 37, "the real corpus has {}", paths.len());
         for path in paths {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();

@@ -22,13 +22,8 @@ const BASE: &str = "https://example.github.io/planlens/";
 /// Every input file we have: the real corpus (when present) and our own fixtures.
 fn inputs() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    if let Some(dir) = common::real_fixtures_dir() {
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        paths.sort();
+    let paths = common::real_fixture_paths();
+    if !paths.is_empty() {
         assert!(
             paths.len() >= 37,
             "the real corpus has {} files",

@@ -16,6 +16,21 @@ pub fn real_fixtures_dir() -> Option<PathBuf> {
     }
 }
 
+/// The real corpus's `.json` files, sorted by name; empty (with the SKIPPED line) when
+/// `../shared` is not beside the repository.
+pub fn real_fixture_paths() -> Vec<PathBuf> {
+    let Some(dir) = real_fixtures_dir() else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
+}
+
 /// A fixture of ours, under tests/fixtures.
 pub fn own_fixture(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
