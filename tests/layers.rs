@@ -33,7 +33,6 @@ type Module = Vec<String>;
 
 struct Source {
     text: String,
-    is_dir: bool,
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -177,12 +176,8 @@ impl Tree {
             if rel.starts_with("bin") || rel == Path::new("main.rs") {
                 continue;
             }
-            let is_dir = matches!(
-                path.file_name().and_then(|n| n.to_str()),
-                Some("mod.rs" | "lib.rs")
-            );
             let text = code(&std::fs::read_to_string(&path).expect("readable"));
-            files.insert(module_of(&path, src), Source { text, is_dir });
+            files.insert(module_of(&path, src), Source { text });
         }
         let mut reexports = BTreeMap::new();
         for (module, source) in &files {
@@ -217,7 +212,7 @@ impl Tree {
         if let (Some(name), true) = (segs.get(n), depth < 8)
             && let Some(from) = self.reexports.get(&module).and_then(|r| r.get(name))
         {
-            let target = self.absolute(&module, self.files[&module].is_dir, from);
+            let target = self.absolute(&module, from);
             let full = [target, segs[n..].to_vec()].concat();
             if let Some(found) = self.resolve(&full, depth + 1) {
                 return Some(found);
@@ -227,13 +222,12 @@ impl Tree {
     }
 
     /// A path as written in `module`'s file → an absolute one.
-    fn absolute(&self, module: &Module, is_dir: bool, path: &[String]) -> Vec<String> {
+    fn absolute(&self, module: &Module, path: &[String]) -> Vec<String> {
         let Some((first, rest)) = path.split_first() else {
             return Vec::new();
         };
-        // Where `super` and a child's name start from: the module itself for `mod.rs`/`lib.rs`,
-        // which are the module, and for a leaf file (its children would be in a folder of it).
-        let _ = is_dir;
+        // `super` and a child's name start from the module itself, for `mod.rs`/`lib.rs` and
+        // leaf files alike (a leaf file's children would be in a folder of its name).
         let mut base = module.clone();
         let mut rest = rest;
         match first.as_str() {
@@ -280,7 +274,7 @@ impl Tree {
                     if reexport && children.contains(&p[0]) {
                         continue;
                     }
-                    let abs = self.absolute(module, source.is_dir, &p);
+                    let abs = self.absolute(module, &p);
                     if let Some(target) = self.resolve(&abs, 0)
                         && target != *module
                     {
