@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 
+use planlens::Summary;
 use planlens::analysis::Analysis;
 use planlens::drift::Drift;
 use planlens::graph::EdgeSource;
@@ -493,7 +494,7 @@ fn summary(path: &str) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let result = (|| -> std::io::Result<()> {
-        writeln!(out, "{}", Analysis::of(&doc).summary.headline(&doc))?;
+        writeln!(out, "{}", Summary::of(&doc).headline(&doc))?;
         for row in &doc.rows {
             let change = doc.change(row);
             if !change.is_shown() {
