@@ -1,5 +1,6 @@
 //! The resource list: filters, search, and grouping by module, computed over the document's rows.
 
+use crate::load::fragment::View;
 use crate::model::{Action, Document, ResourceRow};
 
 /// The action groups a user filters by (all replace orders are one group).
@@ -103,6 +104,47 @@ pub fn is_plain_no_op(row: &ResourceRow) -> bool {
 }
 
 impl ListFilter {
+    /// The list filter a link's view names in `doc` (filters travel by name: indices mean nothing
+    /// in another document); names the document lacks are dropped.
+    pub fn from_view(view: &View, doc: &Document) -> ListFilter {
+        let index = |names: &[String], name: &Option<String>| {
+            name.as_ref()
+                .and_then(|n| names.iter().position(|x| x == n))
+                .map(|i| i as u32)
+        };
+        ListFilter {
+            actions: view
+                .actions
+                .iter()
+                .filter_map(|k| ActionGroup::from_key(k))
+                .collect(),
+            module: index(&doc.modules, &view.module),
+            provider: index(&doc.providers, &view.provider),
+            resource_type: index(&doc.resource_types, &view.resource_type),
+            search: view.search.clone().unwrap_or_default(),
+            show_no_ops: view.show_no_ops,
+        }
+    }
+
+    /// Writes this filter into a link's view, by name.
+    pub fn write_view(&self, doc: &Document, view: &mut View) {
+        view.actions = self.actions.iter().map(|g| g.key().to_string()).collect();
+        view.module = self
+            .module
+            .and_then(|m| doc.modules.get(m as usize))
+            .cloned();
+        view.provider = self
+            .provider
+            .and_then(|p| doc.providers.get(p as usize))
+            .cloned();
+        view.resource_type = self
+            .resource_type
+            .and_then(|t| doc.resource_types.get(t as usize))
+            .cloned();
+        view.search = Some(self.search.clone()).filter(|s| !s.is_empty());
+        view.show_no_ops = self.show_no_ops;
+    }
+
     /// True when the row passes the filter.
     pub fn accepts(&self, doc: &Document, row: &ResourceRow) -> bool {
         if !self.show_no_ops && is_plain_no_op(row) && !self.actions.contains(&ActionGroup::NoOp) {

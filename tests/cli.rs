@@ -394,7 +394,7 @@ fn summary_of_a_driftctl_report_gives_its_figures() {
 /// Opens a link printed by `planlens link` the way the browser does.
 fn follow(link: &str) -> (planlens::share::fragment::Fragment, planlens::Document) {
     let hash = &link[link.find('#').expect("a fragment")..];
-    let fragment = planlens::share::fragment::Fragment::parse(hash);
+    let fragment = planlens::load::fragment::Fragment::parse(hash);
     let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
     let doc = planlens::load_plan_text(text, "link").unwrap();
     (fragment, doc)

@@ -7,9 +7,9 @@ mod common;
 
 use std::io::Write;
 
+use planlens::load::fragment::{Fragment, View};
 use planlens::load::{LoadError, MAX_FILE_BYTES, NotAPlan};
 use planlens::model::Document;
-use planlens::share::fragment::{Fragment, View};
 use planlens::{Summary, load_plan, load_plan_text};
 
 /// Every input we have: the real corpus (when present) and our own plans, log and report.

@@ -10,10 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use planlens::analysis::Analysis;
 use planlens::diff::diff_change;
 use planlens::drift::Drift;
+use planlens::load::fragment::{Fragment, View};
 use planlens::load::link::{LinkError, decode, encode};
 use planlens::model::Document;
 use planlens::rules::{Evaluation, RuleSet};
-use planlens::share::fragment::{Fragment, View};
 use planlens::share::{full_link, redacted_link, strip};
 use planlens::{Summary, load_plan_text};
 
@@ -531,7 +531,7 @@ fn links_carry_rules_and_labels() {
         rules
     );
     assert_eq!(fragment.view.environment.as_deref(), Some("prod"));
-    let filter = fragment.view.filter(&shared.doc);
+    let filter = planlens::list::ListFilter::from_view(&fragment.view, &shared.doc);
     assert_eq!(filter.search, "db");
     let shown: Vec<String> = filter
         .entries(&shared.doc)

@@ -18,13 +18,13 @@ use planlens::Summary;
 use planlens::analysis::Analysis;
 use planlens::drift::Drift;
 use planlens::graph::EdgeSource;
+use planlens::load::fragment::View;
 use planlens::load::load_plan_with;
 use planlens::model::mask::Mask;
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
 use planlens::model::{Action, Document, RowSource, reason};
 use planlens::rules::{Evaluation, RuleSet};
-use planlens::share::fragment::View;
 use planlens::share::markdown::{CommentLink, choose_link, full_link_for_comment};
 
 const USAGE: &str = "usage:

@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod driftctl;
 pub mod error;
+pub mod fragment;
 pub mod link;
 pub mod mask;
 pub mod plan_log;

@@ -22,7 +22,7 @@ pub fn Landing() -> impl IntoView {
                         "choose a file"
                         <input
                             type="file"
-                            accept=super::PLAN_FILE_TYPES
+                            accept=super::open::PLAN_FILE_TYPES
                             class="visually-hidden"
                             on:change=move |ev| {
                                 let input: web_sys::HtmlInputElement = event_target(&ev);

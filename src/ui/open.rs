@@ -16,6 +16,11 @@ use crate::load::{
 use crate::model::text::visible;
 use crate::outputs::output_rows;
 
+/// What the file pickers offer: plans, plan logs, driftctl reports, CI logs saved as text and
+/// gzip-compressed copies of any of them (`load::decode` reads them all). Drops are not filtered.
+pub const PLAN_FILE_TYPES: &str =
+    ".json,.jsonl,.log,.txt,.gz,application/json,text/plain,application/gzip";
+
 /// Files are read in slices this large so the progress bar moves and the tab stays responsive.
 const READ_CHUNK: usize = 32 * 1024 * 1024;
 /// Files above this size get a painted "Parsing…" state before the (blocking) parse starts.
@@ -229,6 +234,15 @@ fn analyse(doc: crate::model::Document, source: PlanSource) -> Loaded {
     }
 }
 
+/// Opens the plan again whenever the rules' `[mask]` changes what is masked.
+pub fn follow_mask(state: AppState) {
+    Effect::new(move |_| {
+        state.rules.parsed.track();
+        let mask = super::mask::current(state);
+        remask(state, mask);
+    });
+}
+
 /// Opens the open plan again with another secret-name mask (the user changed their patterns, or
 /// their rules' `[mask]`), keeping its tab, selection and filters: the rows are the same.
 pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
@@ -290,7 +304,7 @@ fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, so
     state.filter.set(
         pending
             .as_ref()
-            .map(|v| v.filter(&loaded.doc))
+            .map(|v| crate::list::ListFilter::from_view(v, &loaded.doc))
             .unwrap_or_default(),
     );
     state.graph.reset();

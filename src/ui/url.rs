@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::{AppState, PlanSource, Tab};
-pub use crate::share::fragment::{Fragment, View};
+pub use crate::load::fragment::{Fragment, View};
 
 /// The current `location.hash`.
 pub fn current_hash() -> String {
@@ -41,7 +41,7 @@ pub fn current_view(state: AppState) -> View {
             .map(|row| l.doc.change(row).address.to_string());
         let tab = state.tab.get();
         view.tab = (tab != Tab::Resources).then(|| tab.key().to_string());
-        state.filter.with(|f| view.set_filter(&l.doc, f));
+        state.filter.with(|f| f.write_view(&l.doc, &mut view));
         view.environment = Some(state.rules.environment.get()).filter(|e| !e.trim().is_empty());
         view.rules = state
             .rules
@@ -80,7 +80,7 @@ pub fn sync_fragment(state: AppState) {
             return;
         };
         frag.view = current_view(state);
-        let hash = frag.to_hash();
+        let hash = crate::share::fragment::hash(&frag);
         let location = window().location();
         if location.hash().unwrap_or_default() != hash {
             // `?url=` stays only while its plan is the one open.

@@ -22,10 +22,11 @@ use petgraph::graph::NodeIndex;
 
 use super::AppState;
 use super::timing::measure;
-use crate::graph::view::HighlightOptions;
+use crate::graph::DepGraph;
+use crate::graph::view::{HighlightOptions, View, ViewNodeKind};
 use crate::list::contains_ignore_case;
 use canvas::{draw, draw_minimap, minimap_scale};
-use state::{Camera, Drag, bounds, click_at, zoom_at};
+use state::{Camera, Drag, bounds, zoom_at};
 use toolbar::{EdgeNote, GraphSide, GraphStatus, GraphToolbar, Legend};
 
 pub(super) use export::download;
@@ -359,5 +360,34 @@ pub fn GraphPanel() -> impl IntoView {
             </section>
             <GraphSide />
         </div>
+    }
+}
+
+/// A click at a point of the layout.
+fn click_at(state: AppState, g: &DepGraph, v: &View, x: f32, y: f32) {
+    let gs = state.graph;
+    if let Some(b) = v.hit(x, y) {
+        match &v.nodes[b as usize].kind {
+            ViewNodeKind::Resource(n) => match g.graph[*n].row {
+                Some(row) => {
+                    gs.state_only.set(None);
+                    state.select(Some(row));
+                }
+                None => {
+                    state.select(None);
+                    gs.state_only.set(Some(n.index() as u32));
+                }
+            },
+            ViewNodeKind::Module { module, .. } => {
+                let m = *module;
+                gs.update_options(|o| {
+                    o.collapsed.remove(&m);
+                });
+            }
+        }
+    } else if let Some(m) = v.hit_cluster(x, y) {
+        gs.update_options(|o| {
+            o.collapsed.insert(m);
+        });
     }
 }

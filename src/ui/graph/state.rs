@@ -9,8 +9,8 @@ use petgraph::graph::NodeIndex;
 use crate::graph::DepGraph;
 use crate::graph::layout::Rect;
 use crate::graph::view::{View, ViewNodeKind, ViewOptions};
+use crate::ui::loaded::Loaded;
 use crate::ui::timing::{mark, measure};
-use crate::ui::{AppState, Loaded};
 
 /// The dependency graph of the open plan, compared by identity.
 #[derive(Clone)]
@@ -227,33 +227,4 @@ pub(super) fn zoom_at(
         y: wy - sy / scale,
         scale,
     }));
-}
-
-/// A click at a point of the layout.
-pub(super) fn click_at(state: AppState, g: &DepGraph, v: &View, x: f32, y: f32) {
-    let gs = state.graph;
-    if let Some(b) = v.hit(x, y) {
-        match &v.nodes[b as usize].kind {
-            ViewNodeKind::Resource(n) => match g.graph[*n].row {
-                Some(row) => {
-                    gs.state_only.set(None);
-                    state.select(Some(row));
-                }
-                None => {
-                    state.select(None);
-                    gs.state_only.set(Some(n.index() as u32));
-                }
-            },
-            ViewNodeKind::Module { module, .. } => {
-                let m = *module;
-                gs.update_options(|o| {
-                    o.collapsed.remove(&m);
-                });
-            }
-        }
-    } else if let Some(m) = v.hit_cluster(x, y) {
-        gs.update_options(|o| {
-            o.collapsed.insert(m);
-        });
-    }
 }

@@ -3,21 +3,20 @@
 //! exportable). The rules are parsed and evaluated by the core (`rules::evaluate`), the same
 //! function the CLI's `planlens check` calls.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::graph::download;
-use super::timing::{mark, measure, now};
-use super::{AppState, Loaded, Tab};
-use crate::load::link::LinkError;
-use crate::model::text::{visible, visible_lines};
-use crate::rules::{BUILTIN_TOML, Evaluation, Finding, RuleError, RuleSet, RuleSeverity};
+mod secret_names;
+mod state;
 
-/// Where the user's rule file is kept in this browser.
-const STORAGE_KEY: &str = "planlens:rules";
+pub use state::RulesState;
+
+use super::graph::download;
+use super::{AppState, Loaded, Tab};
+use crate::model::text::{visible, visible_lines};
+use crate::rules::{BUILTIN_TOML, Finding, RuleSeverity};
 
 /// How long typing pauses before the rules are parsed and evaluated again.
 const DEBOUNCE_MS: u64 = 250;
@@ -44,181 +43,6 @@ actions = ["create", "update", "delete"]
 count = { gt = 50 }
 message = "{count} resources change in one plan"
 "#;
-
-/// The parsed rule file: a rule set, or every error found (then nothing is evaluated).
-#[derive(Clone)]
-pub struct Parsed(pub Arc<Result<RuleSet, Vec<RuleError>>>);
-
-impl PartialEq for Parsed {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// The evaluation of the open plan, with per-row worst severities for list and graph marks.
-pub struct Checked {
-    /// Findings and verdict.
-    pub evaluation: Evaluation,
-    /// Per document row, the worst finding's severity.
-    pub worst: Vec<Option<RuleSeverity>>,
-    /// How long parsing the input and evaluating took, in milliseconds.
-    pub ms: f64,
-}
-
-/// A shared evaluation, compared by identity.
-#[derive(Clone)]
-pub struct CheckedRef(pub Arc<Checked>);
-
-impl PartialEq for CheckedRef {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// The rules' state: the user's rule text, the environment label, and what follows from them.
-#[derive(Clone, Copy)]
-pub struct RulesState {
-    /// The user's rule file (empty: the built-in pack alone).
-    pub text: RwSignal<String>,
-    /// The `environment` label the user set for this plan ("" = not set: the plan's variable).
-    pub environment: RwSignal<String>,
-    /// The parsed rule set.
-    pub parsed: Memo<Parsed>,
-    /// The evaluation of the open plan; `None` without a plan or when the rules have errors.
-    pub checked: Memo<Option<CheckedRef>>,
-    /// Rules that came with a share link; used instead of the user's own (which stay stored,
-    /// untouched) until the user decides.
-    pub from_link: RwSignal<Option<LinkRules>>,
-}
-
-/// A rule file that came with a share link.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkRules {
-    /// As the link carries it (`rules=`), to carry it on unchanged.
-    pub payload: String,
-    /// The rule file.
-    pub text: String,
-}
-
-/// The labels rules are evaluated with, from the `environment` field ("" = not set).
-fn labels_of(environment: &str) -> BTreeMap<String, String> {
-    let e = environment.trim();
-    if e.is_empty() {
-        BTreeMap::new()
-    } else {
-        BTreeMap::from([("environment".to_string(), e.to_string())])
-    }
-}
-
-impl RulesState {
-    /// Creates the state, reading the user's rules from localStorage.
-    pub fn new(loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage>) -> Self {
-        let stored = storage()
-            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-            .unwrap_or_default();
-        let text = RwSignal::new(stored);
-        let environment = RwSignal::new(String::new());
-        let from_link: RwSignal<Option<LinkRules>> = RwSignal::new(None);
-        let parsed = Memo::new(move |_| {
-            let parse = |t: &String| {
-                if t.trim().is_empty() {
-                    Ok(RuleSet::builtin())
-                } else {
-                    RuleSet::parse(t)
-                }
-            };
-            let parsed = from_link.with(|l| match l {
-                Some(l) => parse(&l.text),
-                None => text.with(parse),
-            });
-            Parsed(Arc::new(parsed))
-        });
-        let checked = Memo::new(move |_| {
-            let loaded = loaded.get()?;
-            let parsed = parsed.get();
-            // A redacted link carries its findings; they stand whatever the rules say.
-            let builtin;
-            let rules = match parsed.0.as_ref() {
-                Ok(rules) => rules,
-                Err(_) if loaded.doc.redacted.is_some() => {
-                    builtin = RuleSet::builtin();
-                    &builtin
-                }
-                Err(_) => return None,
-            };
-            let labels = environment.with(|e| labels_of(e));
-            let start = now();
-            mark("planlens:rules-start");
-            let evaluation = loaded.analysis.evaluate(&loaded.doc, rules, &labels);
-            measure("planlens:rules", "planlens:rules-start");
-            let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
-            Some(CheckedRef(Arc::new(Checked {
-                evaluation,
-                worst,
-                ms: now() - start,
-            })))
-        });
-        // Keep the user's rules across visits (this browser only; never sent anywhere).
-        Effect::new(move |_| {
-            let t = text.get();
-            if let Some(s) = storage() {
-                let _ = if t.trim().is_empty() {
-                    s.remove_item(STORAGE_KEY)
-                } else {
-                    s.set_item(STORAGE_KEY, &t)
-                };
-            }
-        });
-        RulesState {
-            text,
-            environment,
-            parsed,
-            checked,
-            from_link,
-        }
-    }
-
-    /// Uses the rules a link carries (as its `rules=` payload) instead of the user's own.
-    pub fn use_link_rules(&self, payload: &str) -> Result<(), LinkError> {
-        let text = crate::load::link::decode(payload)?;
-        self.from_link.set(Some(LinkRules {
-            payload: payload.to_string(),
-            text,
-        }));
-        Ok(())
-    }
-
-    /// Goes back to the user's own rules.
-    pub fn forget_link_rules(&self) {
-        self.from_link.set(None);
-    }
-
-    /// What a share link should carry: the rules in use, unless they are the built-in pack.
-    pub fn payload_for_link(&self) -> Option<String> {
-        if let Some(l) = self.from_link.get_untracked() {
-            return Some(l.payload);
-        }
-        self.text
-            .with_untracked(|t| (!t.trim().is_empty()).then(|| crate::load::link::encode(t)))
-    }
-
-    /// The labels rules are evaluated with.
-    pub fn labels(&self) -> BTreeMap<String, String> {
-        self.environment.with_untracked(|e| labels_of(e))
-    }
-
-    /// The worst finding's severity on a row, for list and graph marks.
-    pub fn worst(&self, row: usize) -> Option<RuleSeverity> {
-        self.checked.with(|c| {
-            c.as_ref()
-                .and_then(|c| c.0.worst.get(row).copied().flatten())
-        })
-    }
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
 
 /// The plan's own `environment` (or `env`) variable, when it is a string.
 fn plan_environment(loaded: &Loaded) -> Option<String> {
@@ -355,7 +179,7 @@ pub fn RulesPanel() -> impl IntoView {
                 }}
             </div>
             <Show when=move || !redacted()>
-                <super::mask::MaskSettings />
+                <secret_names::MaskSettings />
             </Show>
         </section>
     }

@@ -1,0 +1,36 @@
+//! An open plan and where it came from: the lowest layer of the browser shell, read by the view
+//! states (graph, rules) and the app state that holds them.
+
+use std::sync::Arc;
+
+use crate::checks::CheckRow;
+use crate::model::Document;
+use crate::outputs::OutputRow;
+
+/// A plan with everything derived from it once, when it is opened.
+pub struct Loaded {
+    /// The parsed plan and its row index.
+    pub doc: Document,
+    /// Output changes, masked.
+    pub outputs: Vec<OutputRow>,
+    /// Check results.
+    pub checks: Vec<CheckRow>,
+    /// Its analysis (counts, planning, drift, graph, findings): computed, or carried by a
+    /// redacted link.
+    pub analysis: crate::analysis::Analysis,
+    /// Where it came from, for the URL fragment.
+    pub source: PlanSource,
+}
+
+/// Where the open plan came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanSource {
+    /// A sample shipped with the app, by file stem.
+    Sample(String),
+    /// A file the user chose or dropped, or text they pasted.
+    Local,
+    /// A share link: the plan was in the fragment (this payload), and stays there.
+    Link(Arc<str>),
+    /// Fetched from `?url=` (this address).
+    Url(String),
+}
