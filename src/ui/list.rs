@@ -283,7 +283,7 @@ fn VirtualList() -> impl IntoView {
                 state.entries.with(|e| e.0.is_empty()).then(|| view! {
                     <p class="empty" data-testid="list-empty">
                         {move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| {
-                            l.doc.rows.is_empty() && crate::model::summary::Planning::of(&l.doc).failed()
+                            l.doc.rows.is_empty() && l.analysis.planning.failed()
                         })) {
                             // Not "no changes": Terraform stopped before it planned any.
                             "Planning failed before Terraform planned any change: there is nothing to list."

@@ -65,8 +65,8 @@ pub fn SummaryPanel() -> impl IntoView {
                     </button>
                 </p>
             });
-            // The banners say what the verdict says: both read `Planning::of`.
-            let planning = Planning::of(&l.doc);
+            // The banners say what the verdict says: both read the analysis's planning status.
+            let planning = &l.analysis.planning;
             let errored = planning.failed().then(|| {
                 let what = if l.doc.rows.is_empty() {
                     "Terraform could not make this plan, so there is nothing to apply."
