@@ -7,6 +7,7 @@ use petgraph::graph::NodeIndex;
 
 use super::DepGraph;
 use super::layout::{Layout, LayoutInput, Rect, layout};
+use crate::list::contains_ignore_case;
 use crate::model::Action;
 
 /// Above this many nodes, the default view collapses modules.
@@ -16,7 +17,8 @@ pub const READABLE_NODES: usize = 250;
 pub const NODE_HEIGHT: f32 = 30.0;
 /// Box height of a collapsed module (name and action mix on two lines).
 pub const MODULE_HEIGHT: f32 = 46.0;
-/// Labels longer than this many characters are shortened with an ellipsis in the middle.
+/// Labels longer than this many characters are shortened to their end, after an ellipsis (unless
+/// that would make two boxes of one cluster read the same).
 pub const MAX_LABEL_CHARS: usize = 44;
 /// Approximate advance of one label character at the view's font size, in px.
 const CHAR_WIDTH: f32 = 7.2;
@@ -116,7 +118,9 @@ pub enum ViewNodeKind {
 pub struct ViewNode {
     /// A resource or a collapsed module.
     pub kind: ViewNodeKind,
-    /// The text in the box (shortened), without the action symbol.
+    /// The text in the box, without the action symbol: the address relative to the cluster's
+    /// module, shortened to its end when long (boxes of one cluster never read the same unless
+    /// their addresses do).
     pub label: String,
     /// The module instance whose cluster the box is drawn in.
     pub cluster: u32,
@@ -235,6 +239,44 @@ impl DepGraph {
         chain.into_iter().rev().find(|m| collapsed.contains(m))
     }
 
+    /// The resources whose address contains `text` (ignoring case and surrounding spaces), in plan
+    /// order (node order: rows first, then resources only in the prior state); none for blank text.
+    pub fn search(&self, text: &str) -> Vec<NodeIndex> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Vec::new();
+        }
+        self.graph
+            .node_indices()
+            .filter(|&n| contains_ignore_case(&self.graph[n].address, text))
+            .collect()
+    }
+
+    /// True when `n` is drawn (as itself or inside a collapsed module) with `show_unchanged`:
+    /// a change, or a neighbour of one, or anything in the full graph.
+    fn is_drawn(&self, n: NodeIndex, show_unchanged: bool) -> bool {
+        show_unchanged || self.is_changed(n) || self.neighbours(n).any(|m| self.is_changed(m))
+    }
+
+    /// Changes `options` so that each of `nodes` is drawn as a box of its own: the collapsed
+    /// modules around them are expanded and, if one is an unchanged resource the view leaves out,
+    /// the full graph is shown. Returns whether anything changed.
+    pub fn reveal(&self, options: &mut ViewOptions, nodes: &[NodeIndex]) -> bool {
+        let mut changed = false;
+        for &n in nodes {
+            let mut module = Some(self.graph[n].module);
+            while let Some(m) = module {
+                changed |= options.collapsed.remove(&m);
+                module = self.module_instances[m as usize].parent;
+            }
+            if !options.show_unchanged && !self.is_drawn(n, false) {
+                options.show_unchanged = true;
+                changed = true;
+            }
+        }
+        changed
+    }
+
     fn count_boxes(&self, visible: &[Option<bool>], collapsed: &BTreeSet<u32>) -> usize {
         let folded = self.folded(collapsed);
         let mut modules = BTreeSet::new();
@@ -281,13 +323,18 @@ impl DepGraph {
                 Some(m) => {
                     let ix = *module_box.entry(m).or_insert_with(|| {
                         let module = &self.module_instances[m as usize];
+                        let parent = module.parent.unwrap_or(0);
                         nodes.push(ViewNode {
                             kind: ViewNodeKind::Module {
                                 module: m,
                                 mix: ActionMix::default(),
                             },
-                            label: shorten(&module.path),
-                            cluster: module.parent.unwrap_or(0),
+                            label: relative(
+                                &module.path,
+                                &self.module_instances[parent as usize].path,
+                            )
+                            .to_string(),
+                            cluster: parent,
                             context_only: true,
                             size: (0.0, MODULE_HEIGHT),
                         });
@@ -302,12 +349,7 @@ impl DepGraph {
                 }
                 None => {
                     let module = &self.module_instances[node.module as usize].path;
-                    let local = node
-                        .address
-                        .strip_prefix(module.as_str())
-                        .and_then(|s| s.strip_prefix('.'))
-                        .unwrap_or(&node.address);
-                    let mut label = shorten(local);
+                    let mut label = relative(&node.address, module).to_string();
                     if node.is_deposed {
                         label.push_str(" (deposed)");
                     }
@@ -322,6 +364,7 @@ impl DepGraph {
                 }
             }
         }
+        shorten_labels(&mut nodes);
         for node in &mut nodes {
             node.size.0 = box_width(node);
         }
@@ -423,6 +466,9 @@ pub struct Highlight {
     pub upstream: Vec<bool>,
     /// Per view edge: on a lit path.
     pub hot_edges: Vec<bool>,
+    /// Per view edge: on the path to what the selection depends on (drawn in that ring's colour;
+    /// the other lit edges lead to the blast radius).
+    pub upstream_edges: Vec<bool>,
     /// Resources that depend on the selection, transitively.
     pub dependents: usize,
     /// Resources the selection depends on, transitively.
@@ -445,6 +491,7 @@ impl View {
             downstream: vec![false; boxes],
             upstream: vec![false; boxes],
             hot_edges: vec![false; self.edges.len()],
+            upstream_edges: vec![false; self.edges.len()],
             ..Highlight::default()
         };
         // Sources of lit paths: the selection and the destructive changes.
@@ -480,6 +527,7 @@ impl View {
             let down = (sources[a] || h.downstream[a]) && h.downstream[b];
             let up = h.upstream[a] && (h.upstream[b] || Some(b as u32) == h.selected);
             h.hot_edges[i] = down || up;
+            h.upstream_edges[i] = up && !down;
         }
         h
     }
@@ -521,16 +569,77 @@ fn union(a: &Rect, b: &Rect) -> Rect {
     }
 }
 
-/// Keeps the start and the end of a long label (the type and the key matter most).
-pub fn shorten(label: &str) -> String {
+/// An address (or module path) relative to the module it is drawn in: `aws_x.y` for
+/// `module.a.aws_x.y` in `module.a`; unchanged in the root module or when it is not inside.
+fn relative<'a>(address: &'a str, module: &str) -> &'a str {
+    if module.is_empty() {
+        return address;
+    }
+    address
+        .strip_prefix(module)
+        .and_then(|s| s.strip_prefix('.'))
+        .unwrap_or(address)
+}
+
+/// The last `keep` characters of a label after an ellipsis, or the label when it is no longer.
+fn tail(label: &str, keep: usize) -> String {
     let count = label.chars().count();
-    if count <= MAX_LABEL_CHARS {
+    if count <= keep {
         return label.to_string();
     }
-    let keep = (MAX_LABEL_CHARS - 1) / 2;
-    let head: String = label.chars().take(keep).collect();
-    let tail: String = label.chars().skip(count - keep).collect();
-    format!("{head}…{tail}")
+    let mut s = String::from("…");
+    s.extend(label.chars().skip(count - keep + 1));
+    s
+}
+
+/// Keeps the end of a long label, where an address says what tells it apart from its siblings
+/// (`…_instance.this["b"]`); the whole address is shown on hover and in the detail.
+pub fn shorten(label: &str) -> String {
+    tail(label, MAX_LABEL_CHARS)
+}
+
+/// Shortens every box's label to its end and, where two boxes of one cluster would then read the
+/// same, keeps more of their ends until they do not (the whole label at most).
+fn shorten_labels(nodes: &mut [ViewNode]) {
+    let mut by_short: HashMap<(u32, String), Vec<usize>> = HashMap::new();
+    for (i, node) in nodes.iter().enumerate() {
+        by_short
+            .entry((node.cluster, shorten(&node.label)))
+            .or_default()
+            .push(i);
+    }
+    let mut short = vec![String::new(); nodes.len()];
+    for ((_, label), members) in by_short {
+        let mut keep = MAX_LABEL_CHARS;
+        let longest = members
+            .iter()
+            .map(|&i| nodes[i].label.chars().count())
+            .max()
+            .unwrap_or(0);
+        let distinct = |keep: usize| {
+            let full: BTreeSet<&str> = members.iter().map(|&i| nodes[i].label.as_str()).collect();
+            let tails: BTreeSet<String> = members
+                .iter()
+                .map(|&i| tail(&nodes[i].label, keep))
+                .collect();
+            tails.len() == full.len()
+        };
+        if members.len() > 1 {
+            while keep < longest && !distinct(keep) {
+                keep += 1;
+            }
+        }
+        for &i in &members {
+            short[i] = if keep == MAX_LABEL_CHARS {
+                label.clone()
+            } else {
+                tail(&nodes[i].label, keep)
+            };
+        }
+    }
+    for (node, s) in nodes.iter_mut().zip(short) {
+        node.label = s;
+    }
 }
 
 fn box_width(node: &ViewNode) -> f32 {
@@ -541,5 +650,201 @@ fn box_width(node: &ViewNode) -> f32 {
             let badge: usize = mix.segments().iter().map(|(_, s)| s.len() + 2).sum();
             text.max(badge as f32 * CHAR_WIDTH + 24.0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn graph_of(path: &PathBuf) -> Option<DepGraph> {
+        let bytes = std::fs::read(path).ok()?;
+        let name = path.file_name()?.to_string_lossy().into_owned();
+        let doc = crate::load_plan(bytes, &name).ok()?;
+        Some(DepGraph::build(&doc))
+    }
+
+    fn repo(rel: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+    }
+
+    /// Our fixtures, the samples and (when present) the real corpus.
+    fn every_plan() -> Vec<PathBuf> {
+        let mut paths = Vec::new();
+        for dir in ["tests/fixtures", "samples", "../shared/fixtures/real"] {
+            let Ok(entries) = std::fs::read_dir(repo(dir)) else {
+                continue;
+            };
+            paths.extend(
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "json")),
+            );
+        }
+        paths.sort();
+        paths
+    }
+
+    /// The full address of what a box stands for.
+    fn address_of(g: &DepGraph, node: &ViewNode) -> String {
+        match &node.kind {
+            ViewNodeKind::Resource(n) => {
+                let r = &g.graph[*n];
+                format!(
+                    "{}{}",
+                    r.address,
+                    if r.is_deposed { " (deposed)" } else { "" }
+                )
+            }
+            ViewNodeKind::Module { module, .. } => {
+                g.module_instances[*module as usize].path.clone()
+            }
+        }
+    }
+
+    /// Boxes of one cluster read differently whenever they stand for different things, expanded
+    /// and collapsed, and every label is the end of its address.
+    fn assert_labels_tell_siblings_apart(g: &DepGraph, options: &ViewOptions, name: &str) {
+        let v = g.view(options);
+        let mut seen: HashMap<(u32, &str), String> = HashMap::new();
+        for node in &v.nodes {
+            let full = address_of(g, node);
+            let end = node.label.trim_start_matches('…');
+            assert!(
+                full.ends_with(end),
+                "{name}: {:?} is not the end of {full}",
+                node.label
+            );
+            if let Some(other) = seen.insert((node.cluster, node.label.as_str()), full.clone()) {
+                assert_eq!(other, full, "{name}: two boxes read {:?}", node.label);
+            }
+        }
+    }
+
+    #[test]
+    fn labels_keep_the_end_that_tells_driftctl_records_apart() {
+        let g = graph_of(&repo("tests/fixtures/driftctl_route53.json")).expect("fixture loads");
+        let v = g.view(&ViewOptions::default());
+        let mut labels: Vec<&str> = v.nodes.iter().map(|n| n.label.as_str()).collect();
+        labels.sort();
+        assert_eq!(
+            labels,
+            [
+                "…160912ILRMWGJR3SGR_api.prod.example.com_A\"]",
+                "…160912ILRMWGJR3SGR_cdn.prod.example.com_A\"]",
+                "…160912ILRMWGJR3SGR_www.prod.example.com_A\"]",
+            ]
+        );
+    }
+
+    #[test]
+    fn sibling_labels_stay_distinct_when_their_ends_agree() {
+        // Same last 60 characters: the tails grow until the three differ.
+        let common = "x".repeat(60);
+        let mut nodes: Vec<ViewNode> = ["alpha", "beta", "gamma"]
+            .iter()
+            .map(|k| ViewNode {
+                kind: ViewNodeKind::Module {
+                    module: 0,
+                    mix: ActionMix::default(),
+                },
+                label: format!("module.{k}_{common}"),
+                cluster: 0,
+                context_only: false,
+                size: (0.0, 0.0),
+            })
+            .collect();
+        shorten_labels(&mut nodes);
+        let labels: BTreeSet<&str> = nodes.iter().map(|n| n.label.as_str()).collect();
+        assert_eq!(labels.len(), 3, "{labels:?}");
+        for n in &nodes {
+            assert!(n.label.starts_with('…'), "{}", n.label);
+            assert!(n.label.chars().count() <= 60 + 8, "{}", n.label);
+        }
+    }
+
+    #[test]
+    fn every_plan_draws_labels_that_tell_siblings_apart() {
+        let plans = every_plan();
+        assert!(plans.len() > 10);
+        for path in plans {
+            let name = path.display().to_string();
+            let Some(g) = graph_of(&path) else { continue };
+            let all: BTreeSet<u32> = (1..g.module_instances.len() as u32).collect();
+            for options in [
+                ViewOptions {
+                    collapsed: BTreeSet::new(),
+                    show_unchanged: true,
+                },
+                ViewOptions {
+                    collapsed: all,
+                    show_unchanged: true,
+                },
+            ] {
+                assert_labels_tell_siblings_apart(&g, &options, &name);
+            }
+        }
+    }
+
+    #[test]
+    fn a_collapsed_module_is_labelled_relative_to_the_module_around_it() {
+        let g = graph_of(&repo("samples/modules-for-each.json")).expect("sample loads");
+        let inner = g
+            .module_instances
+            .iter()
+            .position(|m| m.path == "module.service[\"api\"].module.alerts")
+            .expect("nested module") as u32;
+        let v = g.view(&ViewOptions {
+            collapsed: BTreeSet::from([inner]),
+            show_unchanged: false,
+        });
+        let node = v
+            .nodes
+            .iter()
+            .find(|n| matches!(n.kind, ViewNodeKind::Module { module, .. } if module == inner))
+            .expect("the collapsed module's box");
+        assert_eq!(node.label, "module.alerts");
+    }
+
+    #[test]
+    fn search_finds_resources_in_plan_order_and_reveal_opens_what_hides_them() {
+        let g = graph_of(&repo("samples/modules-for-each.json")).expect("sample loads");
+        let found = g.search("  MODULE.NETWORK. ");
+        assert!(!found.is_empty());
+        assert!(found.windows(2).all(|w| w[0] < w[1]));
+        assert!(
+            found
+                .iter()
+                .all(|&n| g.graph[n].address.starts_with("module.network."))
+        );
+        assert!(g.search("   ").is_empty());
+
+        let all: BTreeSet<u32> = (1..g.module_instances.len() as u32).collect();
+        let mut options = ViewOptions {
+            collapsed: all.clone(),
+            show_unchanged: false,
+        };
+        assert!(g.reveal(&mut options, &found));
+        assert!(!g.reveal(&mut options, &found), "nothing left to open");
+        let v = g.view(&options);
+        for &n in &found {
+            let b = v.node_of[n.index()].expect("drawn");
+            assert_eq!(v.nodes[b as usize].kind, ViewNodeKind::Resource(n));
+        }
+        // Only what hid the matches was opened.
+        assert!(options.collapsed.len() < all.len() && !options.collapsed.is_empty());
+    }
+
+    #[test]
+    fn reveal_shows_the_full_graph_for_an_unchanged_resource_left_out() {
+        let g = graph_of(&repo("tests/fixtures/blast_radius.json")).expect("fixture loads");
+        let role = g.find("aws_iam_role.ci").expect("unrelated no-op");
+        let mut options = ViewOptions::default();
+        assert_eq!(g.view(&options).node_of[role.index()], None);
+        assert!(g.reveal(&mut options, &[role]));
+        assert!(options.show_unchanged);
+        assert!(g.view(&options).node_of[role.index()].is_some());
     }
 }
