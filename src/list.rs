@@ -1,6 +1,7 @@
 //! The resource list: filters, search, and grouping by module, computed over the document's rows.
 
 use crate::load::fragment::View;
+use crate::model::address::split_module;
 use crate::model::{Action, Document, ResourceRow};
 
 /// The action groups a user filters by (all replace orders are one group).
@@ -208,6 +209,24 @@ impl ListFilter {
     }
 }
 
+/// How a row's address reads in the list, under the heading of its module: without the module path
+/// the heading already shows (`aws_db_instance.this[0]` under
+/// `module.db.module.db_1.module.db_instance`), so the part that tells rows apart is never the part
+/// cut off. The full address stays in the row's title and the detail.
+pub fn address_in_group<'d>(doc: &'d Document, row: &ResourceRow) -> &'d str {
+    relative_address(&doc.change(row).address, doc.module_of(row))
+}
+
+/// `address` relative to `module` (a module path as Terraform writes it, `""` for the root): what
+/// follows the module path when the address is in exactly that module, else the whole address.
+/// Addresses are parsed, never split on `.`, so keys holding dots or quotes stay whole.
+pub fn relative_address<'a>(address: &'a str, module: &str) -> &'a str {
+    match split_module(address) {
+        (path, rest) if path == module => rest,
+        _ => address,
+    }
+}
+
 /// Case-insensitive (Unicode-aware for ASCII-only needles, exact otherwise) substring test without
 /// allocating for the common ASCII case.
 pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
@@ -224,7 +243,45 @@ pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_ignore_case;
+    use super::{contains_ignore_case, relative_address};
+
+    #[test]
+    fn addresses_read_relative_to_their_module() {
+        assert_eq!(
+            relative_address(
+                r#"module.db.module.db_1.module.db_instance.aws_db_instance.this["x"]"#,
+                "module.db.module.db_1.module.db_instance"
+            ),
+            r#"aws_db_instance.this["x"]"#
+        );
+        assert_eq!(
+            relative_address(r#"module.a["k.1"].aws_x.y["q\"]"]"#, r#"module.a["k.1"]"#),
+            r#"aws_x.y["q\"]"]"#
+        );
+        assert_eq!(
+            relative_address(r#"module.a["k.1"].data.aws_x.y"#, r#"module.a["k.1"]"#),
+            "data.aws_x.y"
+        );
+        // The root module: the address is already relative.
+        assert_eq!(
+            relative_address(r#"aws_x.y["a.b"]"#, ""),
+            r#"aws_x.y["a.b"]"#
+        );
+        // Not in that module (a parent, a sibling whose name starts the same, a text prefix that
+        // ends inside a key): the whole address, never a wrong cut.
+        for (address, module) in [
+            ("module.a.module.b.aws_x.y", "module.a"),
+            ("module.ab.aws_x.y", "module.a"),
+            (r#"module.a["k.1"].aws_x.y"#, r#"module.a["k"#),
+            ("module.a.aws_x.y", ""),
+        ] {
+            assert_eq!(
+                relative_address(address, module),
+                address,
+                "{address} in {module}"
+            );
+        }
+    }
 
     #[test]
     fn search_ignores_case() {

@@ -85,7 +85,7 @@ impl std::error::Error for AddressError {}
 impl Address {
     /// Parses an absolute instance address as Terraform writes it.
     pub fn parse(text: &str) -> Result<Address, AddressError> {
-        let mut p = Parser { text, pos: 0 };
+        let mut p = Parser::new(text);
         p.address().map_err(|message| AddressError {
             address: text.to_string(),
             message,
@@ -123,6 +123,18 @@ impl fmt::Display for Address {
     }
 }
 
+/// Splits an instance address, as written, into its module path and what follows it:
+/// `module.a["k.1"].aws_x.y["q\"]"]` → (`module.a["k.1"]`, `aws_x.y["q\"]"]`). The text is cut, never
+/// rewritten, so both parts read exactly as Terraform wrote them. A root-module address, or one that
+/// does not parse, has no module part: it is all rest.
+pub fn split_module(text: &str) -> (&str, &str) {
+    let mut p = Parser::new(text);
+    match p.address() {
+        Ok(a) if !a.module.is_empty() => (&text[..p.module_end], &text[p.module_end + 1..]),
+        _ => ("", text),
+    }
+}
+
 /// Writes module steps as Terraform does: `module.a["k"].module.b`.
 pub fn module_path_string(steps: &[ModuleStep]) -> String {
     let mut s = String::new();
@@ -142,9 +154,19 @@ pub fn module_path_string(steps: &[ModuleStep]) -> String {
 struct Parser<'t> {
     text: &'t str,
     pos: usize,
+    /// Where the module path ends (the `.` after its last step), once read.
+    module_end: usize,
 }
 
-impl Parser<'_> {
+impl<'t> Parser<'t> {
+    fn new(text: &'t str) -> Self {
+        Parser {
+            text,
+            pos: 0,
+            module_end: 0,
+        }
+    }
+
     fn rest(&self) -> &str {
         &self.text[self.pos..]
     }
@@ -232,6 +254,7 @@ impl Parser<'_> {
             let name = self.identifier("a module name")?;
             let key = self.key()?;
             module.push(ModuleStep { name, key });
+            self.module_end = self.pos;
             if !self.eat(".") {
                 return Err(format!("expected . after module at byte {}", self.pos));
             }
@@ -284,6 +307,39 @@ mod tests {
         assert_eq!(
             a.to_string(),
             r#"module.sg["bad.example"].module.x[0].aws_s3_bucket.b["quote\"]inside"]"#
+        );
+    }
+
+    #[test]
+    fn splits_the_module_path_from_the_resource_as_written() {
+        assert_eq!(
+            split_module(r#"module.a["k.1"].aws_x.y["q\"]"]"#),
+            (r#"module.a["k.1"]"#, r#"aws_x.y["q\"]"]"#)
+        );
+        // A key that looks like more module steps is still one key.
+        assert_eq!(
+            split_module(r#"module.a["x\"].module.b"].data.aws_ami.u[0]"#),
+            (r#"module.a["x\"].module.b"]"#, "data.aws_ami.u[0]")
+        );
+        assert_eq!(
+            split_module("module.db.module.db_1.module.db_instance.aws_db_instance.this[0]"),
+            (
+                "module.db.module.db_1.module.db_instance",
+                "aws_db_instance.this[0]"
+            )
+        );
+        // Escapes stay as written (`$${` is not turned into `${`).
+        assert_eq!(
+            split_module(r#"module.m["$${x}"].aws_x.y"#),
+            (r#"module.m["$${x}"]"#, "aws_x.y")
+        );
+        assert_eq!(
+            split_module(r#"aws_x.y["module.a.b"]"#),
+            ("", r#"aws_x.y["module.a.b"]"#)
+        );
+        assert_eq!(
+            split_module("module.a.not an address"),
+            ("", "module.a.not an address")
         );
     }
 
