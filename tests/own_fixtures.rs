@@ -210,12 +210,12 @@ fn nested_sensitive_and_unknown_values_are_masked_in_the_diff() {
         .find(|c| c.address == "appconfig_environment.main")
         .unwrap();
     let tree = diff_change(&rc.change).unwrap();
-    let password = find(&tree, &[attr("users"), PathKey::Index(1), attr("password")]);
+    let password = find(&tree, &[attr("users"), PathKey::index(1), attr("password")]);
     assert_eq!(
         (&password.before, &password.after),
         (&Side::Sensitive, &Side::Sensitive)
     );
-    let other_user = find(&tree, &[attr("users"), PathKey::Index(0)]);
+    let other_user = find(&tree, &[attr("users"), PathKey::index(0)]);
     assert!(
         matches!(other_user.before, Side::Object(_)),
         "only element 1 is sensitive"
@@ -251,7 +251,7 @@ fn nested_sensitive_and_unknown_values_are_masked_in_the_diff() {
         &tree,
         &[
             attr("ebs_block_device"),
-            PathKey::Index(0),
+            PathKey::index(0),
             attr("volume_size"),
         ],
     );

@@ -233,15 +233,18 @@ fn assert_masked(
         );
     }
     for child in &node.children {
-        let step = |m: Option<&Value>| -> Option<Value> {
+        // An element has its own index on each side (lists are aligned, not compared by index).
+        let step = |m: Option<&Value>, after_side: bool| -> Option<Value> {
             match (m?, &child.key) {
                 (Value::Bool(true), _) => Some(Value::Bool(true)),
                 (Value::Object(o), Some(planlens::diff::PathKey::Attr(k))) => o.get(k).cloned(),
-                (Value::Array(a), Some(planlens::diff::PathKey::Index(i))) => a.get(*i).cloned(),
+                (Value::Array(a), Some(planlens::diff::PathKey::Index { before, after })) => {
+                    (if after_side { *after } else { *before }).and_then(|i| a.get(i).cloned())
+                }
                 _ => None,
             }
         };
-        let (b, a) = (step(before_mask), step(after_mask));
+        let (b, a) = (step(before_mask, false), step(after_mask, true));
         assert_masked(
             child,
             b.as_ref(),

@@ -1,8 +1,16 @@
-//! The attribute diff of one change: a tree of before → after with sensitive values masked.
+//! The attribute diff of one change: a tree of before → after with sensitive values masked, read
+//! as `terraform show` reads a plan: list elements aligned by longest common subsequence
+//! ([`align`](align::align)), JSON held in a string diffed as the JSON it encodes, multi-line
+//! strings diffed line by line ([`string`]).
 //!
 //! Invariant: a value marked sensitive (`before_sensitive`/`after_sensitive`, at any depth, or an
 //! output marked sensitive as a whole) never reaches a [`DiffNode`]; only [`Side::Sensitive`] does.
 //! Everything downstream (UI, CLI, share links) can therefore show any node without checking again.
+
+mod align;
+mod string;
+
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -10,13 +18,31 @@ use serde_json::value::RawValue;
 use crate::model::plan::Change as PlanChange;
 use crate::model::text::quoted;
 
+use align::Pair;
+
 /// One step of an attribute path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathKey {
     /// An object attribute or map key.
     Attr(String),
-    /// A list, set or tuple index.
-    Index(usize),
+    /// A list, set or tuple element, by its index before and after: `None` on the side it is not
+    /// on, and the two differ when elements before it were added or removed.
+    Index {
+        /// Its index in the list before.
+        before: Option<usize>,
+        /// Its index in the list after.
+        after: Option<usize>,
+    },
+}
+
+impl PathKey {
+    /// The element at index `i` on both sides.
+    pub fn index(i: usize) -> PathKey {
+        PathKey::Index {
+            before: Some(i),
+            after: Some(i),
+        }
+    }
 }
 
 /// One side (before or after) of a node, as it may be shown.
@@ -26,9 +52,9 @@ pub enum Side {
     Absent,
     /// A scalar, already written as text (strings quoted and escaped).
     Scalar(String),
-    /// An object or map with this many entries (entries are children).
+    /// An object or map with this many entries (each one a child, unknown ones included).
     Object(usize),
-    /// A list, set or tuple with this many elements (elements are children).
+    /// A list, set or tuple with this many elements (each one a child, unknown ones included).
     List(usize),
     /// Marked sensitive: the value is not here.
     Sensitive,
@@ -50,6 +76,11 @@ impl Side {
             Side::Unknown => "(known after apply)".to_string(),
         }
     }
+
+    /// True for JSON `null` (an attribute that is set to nothing).
+    pub fn is_null(&self) -> bool {
+        matches!(self, Side::Scalar(s) if s == "null")
+    }
 }
 
 /// How a node changes.
@@ -65,6 +96,33 @@ pub enum NodeChange {
     Unchanged,
 }
 
+/// Which kind of container JSON held in a string encodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// A JSON object: the children are its attributes.
+    Object,
+    /// A JSON array: the children are its elements.
+    Array,
+}
+
+/// What a node holds beneath it, so that a view can show it the way Terraform does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Form {
+    /// A scalar, a value that is not shown (sensitive, unknown) or values of different types
+    /// before and after: no children.
+    Scalar,
+    /// An object or map: `children` are its attributes, sorted by name.
+    Object,
+    /// A list, set or tuple: `children` are its elements, aligned (removed, added, changed in
+    /// place, unchanged).
+    List,
+    /// A string holding JSON on every side that has a value (Terraform prints `jsonencode(…)`):
+    /// `children` are the diff of the object's attributes or the array's elements it encodes.
+    Json(Container),
+    /// A string with line breaks on a side (Terraform prints a heredoc): its lines, aligned.
+    Lines(Vec<Line>),
+}
+
 /// One attribute (or element) in the diff tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiffNode {
@@ -78,16 +136,22 @@ pub struct DiffNode {
     pub change: NodeChange,
     /// True when this path is in `replace_paths`: changing it forces replacement.
     pub forces_replacement: bool,
-    /// Attributes or elements, for objects and lists.
+    /// What it holds beneath it, and how `children` are to be read.
+    pub form: Form,
+    /// Attributes or elements, for objects, lists and JSON strings.
     pub children: Vec<DiffNode>,
 }
 
 impl DiffNode {
-    /// The key as shown (`ami`, `[0]`, `"quoted key"` for keys that are not identifiers).
+    /// The key as shown (`ami`, `[0]`, `"quoted key"` for keys that are not identifiers). An
+    /// element is labelled by its index after the change, or before it when it is removed.
     pub fn key_label(&self) -> String {
         match &self.key {
             None => String::new(),
-            Some(PathKey::Index(i)) => format!("[{i}]"),
+            Some(PathKey::Index { before, after }) => match after.or(*before) {
+                Some(i) => format!("[{i}]"),
+                None => "[]".to_string(),
+            },
             Some(PathKey::Attr(k)) => {
                 let plain = !k.is_empty()
                     && k.chars()
@@ -156,8 +220,15 @@ pub fn diff_change(change: &PlanChange) -> Result<DiffNode, DiffError> {
     ))
 }
 
-/// A value together with its sensitivity mirror.
+/// One step into a value on one side.
 #[derive(Clone, Copy)]
+enum Step<'k> {
+    Attr(&'k str),
+    Index(usize),
+}
+
+/// A value together with its sensitivity mirror.
+#[derive(Clone, Copy, Default)]
 struct Masked<'v> {
     value: Option<&'v Value>,
     sensitive: Option<&'v Value>,
@@ -172,15 +243,20 @@ impl<'v> Masked<'v> {
         matches!(self.sensitive, Some(Value::Bool(true)))
     }
 
-    fn child(&self, key: &PathKey) -> Masked<'v> {
-        Masked {
-            value: child(self.value, key),
-            sensitive: child(self.sensitive, key),
+    /// The child at `step`; nothing when the element is not on this side.
+    fn at(&self, step: Option<Step>) -> Masked<'v> {
+        match step {
+            None => Masked::default(),
+            Some(step) => Masked {
+                value: child(self.value, step),
+                sensitive: child(self.sensitive, step),
+            },
         }
     }
 
-    /// The side as shown; `unknown` only for the after side.
-    fn side(&self, unknown: bool) -> Side {
+    /// The side as shown; `unknown` only for the after side. `entries`: how many children this
+    /// side has in the tree, when the node's children are its entries.
+    fn side(&self, unknown: bool, entries: Option<usize>) -> Side {
         if unknown {
             return Side::Unknown;
         }
@@ -193,8 +269,8 @@ impl<'v> Masked<'v> {
         }
         match self.value {
             None => Side::Absent,
-            Some(Value::Object(m)) => Side::Object(m.len()),
-            Some(Value::Array(a)) => Side::List(a.len()),
+            Some(Value::Object(m)) => Side::Object(entries.unwrap_or(m.len())),
+            Some(Value::Array(a)) => Side::List(entries.unwrap_or(a.len())),
             Some(Value::String(s)) => Side::Scalar(quoted(s)),
             Some(Value::Null) => Side::Scalar("null".to_string()),
             Some(v) => Side::Scalar(v.to_string()),
@@ -202,19 +278,50 @@ impl<'v> Masked<'v> {
     }
 }
 
-fn child<'v>(v: Option<&'v Value>, key: &PathKey) -> Option<&'v Value> {
-    match (v?, key) {
-        (Value::Object(m), PathKey::Attr(k)) => m.get(k),
-        (Value::Array(a), PathKey::Index(i)) => a.get(*i),
+fn child<'v>(v: Option<&'v Value>, step: Step) -> Option<&'v Value> {
+    match (v?, step) {
+        (Value::Object(m), Step::Attr(k)) => m.get(k),
+        (Value::Array(a), Step::Index(i)) => a.get(i),
         // A mask of `true` covers everything under it.
         (t @ Value::Bool(true), _) => Some(t),
         _ => None,
     }
 }
 
+/// The kind of the values shown on the open sides, when they agree (`null` agrees with any).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    List,
+    String,
+    Other,
+}
+
+fn kind(values: &[Option<&Value>]) -> Option<Kind> {
+    let mut found = None;
+    for v in values.iter().flatten() {
+        let k = match v {
+            Value::Null => continue,
+            Value::Object(_) => Kind::Object,
+            Value::Array(_) => Kind::List,
+            Value::String(_) => Kind::String,
+            _ => Kind::Other,
+        };
+        match found {
+            None => found = Some(k),
+            Some(f) if f == k => {}
+            Some(_) => return Some(Kind::Other),
+        }
+    }
+    found
+}
+
 struct Ctx<'p> {
     replace_paths: &'p [Vec<Value>],
 }
+
+/// For JSON held in strings: nothing inside it is in `replace_paths`.
+const IN_STRING: Ctx<'static> = Ctx { replace_paths: &[] };
 
 impl Ctx<'_> {
     fn forces_replacement(&self, path: &[PathKey]) -> bool {
@@ -223,9 +330,17 @@ impl Ctx<'_> {
                 rp.len() == path.len()
                     && rp.iter().zip(path).all(|(step, key)| match (step, key) {
                         (Value::String(s), PathKey::Attr(k)) => s == k,
-                        (Value::Number(n), PathKey::Index(i)) => n.as_u64() == Some(*i as u64),
-                        (Value::String(s), PathKey::Index(i)) => {
-                            s.parse::<usize>().ok() == Some(*i)
+                        // Terraform matches an element by its index before the change, or after
+                        // it for an element that is new.
+                        (step, PathKey::Index { before, after }) => {
+                            let i = before.or(*after);
+                            match step {
+                                Value::Number(n) => i.is_some_and(|i| n.as_u64() == Some(i as u64)),
+                                Value::String(s) => {
+                                    i.is_some_and(|i| s.parse::<usize>().ok() == Some(i))
+                                }
+                                _ => false,
+                            }
                         }
                         _ => false,
                     })
@@ -241,8 +356,6 @@ impl Ctx<'_> {
         path: &mut Vec<PathKey>,
     ) -> DiffNode {
         let after_unknown = matches!(unknown, Some(Value::Bool(true)));
-        let before_side = before.side(false);
-        let after_side = after.side(after_unknown);
 
         // Children come only from sides that may be shown: never enumerate a sensitive or unknown
         // container (its keys can be as secret as its values).
@@ -257,23 +370,54 @@ impl Ctx<'_> {
             after.value
         };
         let unknown_open = if after.is_sensitive() { None } else { unknown };
-        let keys = child_keys(before_open, after_open, unknown_open);
+        // A side with a value that may not be shown cannot be aligned with the other: its
+        // children pair up by index, each shown as `(sensitive value)` or `(known after apply)`.
+        let closed = (before.is_sensitive() && before.value.is_some())
+            || (after.is_sensitive() && after.value.is_some())
+            || after_unknown;
+        let shown = if after_open.is_none() {
+            [
+                before_open,
+                unknown_open.filter(|u| u.is_object() || u.is_array()),
+            ]
+        } else {
+            [before_open, after_open]
+        };
 
-        let children: Vec<DiffNode> = keys
-            .into_iter()
-            .map(|k| {
-                path.push(k.clone());
-                let n = self.node(
-                    Some(k.clone()),
-                    before.child(&k),
-                    after.child(&k),
-                    child(unknown, &k),
+        let (form, children) = match kind(&shown) {
+            Some(Kind::Object) => (
+                Form::Object,
+                self.attributes(
+                    before,
+                    after,
+                    unknown,
+                    [before_open, after_open, unknown_open],
                     path,
-                );
-                path.pop();
-                n
-            })
-            .collect();
+                ),
+            ),
+            Some(Kind::List) => (
+                Form::List,
+                self.elements(
+                    before,
+                    after,
+                    unknown,
+                    [before_open, after_open, unknown_open],
+                    closed,
+                    path,
+                ),
+            ),
+            Some(Kind::String) if !closed => string_form(before_open, after_open),
+            _ => (Form::Scalar, Vec::new()),
+        };
+
+        // The count on each side is the number of its children: an attribute Terraform leaves out
+        // of `after` because it is unknown (named only in `after_unknown`) is an entry too.
+        let entries = |side: fn(&DiffNode) -> &Side| {
+            matches!(form, Form::Object | Form::List)
+                .then(|| children.iter().filter(|c| *side(c) != Side::Absent).count())
+        };
+        let before_side = before.side(false, entries(|c| &c.before));
+        let after_side = after.side(after_unknown, entries(|c| &c.after));
 
         let change = match (&before_side, &after_side) {
             (Side::Absent, Side::Absent) => NodeChange::Unchanged,
@@ -303,31 +447,256 @@ impl Ctx<'_> {
             before: before_side,
             after: after_side,
             change,
+            form,
             children,
         }
     }
+
+    fn child_node(
+        &self,
+        key: PathKey,
+        before: Masked,
+        after: Masked,
+        unknown: Option<&Value>,
+        path: &mut Vec<PathKey>,
+    ) -> DiffNode {
+        path.push(key.clone());
+        let node = self.node(Some(key), before, after, unknown, path);
+        path.pop();
+        node
+    }
+
+    /// An object's attributes: the keys of the shown sides (and of `after_unknown`), sorted.
+    fn attributes(
+        &self,
+        before: Masked,
+        after: Masked,
+        unknown: Option<&Value>,
+        open: [Option<&Value>; 3],
+        path: &mut Vec<PathKey>,
+    ) -> Vec<DiffNode> {
+        let mut keys: BTreeSet<&str> = BTreeSet::new();
+        for v in open.into_iter().flatten() {
+            if let Value::Object(m) = v {
+                keys.extend(m.keys().map(String::as_str));
+            }
+        }
+        keys.into_iter()
+            .map(|k| {
+                let step = Step::Attr(k);
+                self.child_node(
+                    PathKey::Attr(k.to_string()),
+                    before.at(Some(step)),
+                    after.at(Some(step)),
+                    child(unknown, step),
+                    path,
+                )
+            })
+            .collect()
+    }
+
+    /// A list's elements, aligned as Terraform aligns them; by index when a side is closed.
+    fn elements(
+        &self,
+        before: Masked,
+        after: Masked,
+        unknown: Option<&Value>,
+        [before_open, after_open, unknown_open]: [Option<&Value>; 3],
+        closed: bool,
+        path: &mut Vec<PathKey>,
+    ) -> Vec<DiffNode> {
+        fn items(v: Option<&Value>) -> &[Value] {
+            match v {
+                Some(Value::Array(a)) => a.as_slice(),
+                _ => &[],
+            }
+        }
+        let pairs: Vec<Pair> = if closed {
+            let n = [before_open, after_open, unknown_open]
+                .map(|v| items(v).len())
+                .into_iter()
+                .max()
+                .unwrap_or(0);
+            (0..n)
+                .map(|i| Pair {
+                    before: Some(i),
+                    after: Some(i),
+                })
+                .collect()
+        } else {
+            let (b, a) = (items(before_open), items(after_open));
+            let (b_ids, a_ids) = element_ids(b, before.sensitive, a, after.sensitive, unknown);
+            align::align(&b_ids, &a_ids, |x, y| b[x].is_object() && a[y].is_object())
+        };
+        pairs
+            .into_iter()
+            .map(|p| {
+                let (b, a) = (p.before.map(Step::Index), p.after.map(Step::Index));
+                self.child_node(
+                    PathKey::Index {
+                        before: p.before,
+                        after: p.after,
+                    },
+                    before.at(b),
+                    after.at(a),
+                    a.and_then(|s| child(unknown, s)),
+                    path,
+                )
+            })
+            .collect()
+    }
 }
 
-/// Keys of the children to show: object keys (sorted) or list indices.
-fn child_keys(
-    before: Option<&Value>,
-    after: Option<&Value>,
+/// Identities for the elements of two lists: equal ids for elements equal in value and in which
+/// parts are sensitive; an element with anything unknown in it equals nothing.
+fn element_ids(
+    before: &[Value],
+    before_marks: Option<&Value>,
+    after: &[Value],
+    after_marks: Option<&Value>,
     unknown: Option<&Value>,
-) -> Vec<PathKey> {
-    let mut attrs: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    let mut list_len: Option<usize> = None;
-    for v in [before, after, unknown].into_iter().flatten() {
+) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    let mut id = |text: String| {
+        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        *ids.entry(text).or_insert(next)
+    };
+    let key = |value: &Value, marks: Option<&Value>| {
+        let marks = marks
+            .and_then(marked)
+            .map(|m| m.to_string())
+            .unwrap_or_default();
+        format!("{value}\u{0}{marks}")
+    };
+    let b = before
+        .iter()
+        .enumerate()
+        .map(|(i, v)| id(key(v, child(before_marks, Step::Index(i)))))
+        .collect();
+    let a = after
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            if child(unknown, Step::Index(i)).is_some_and(has_true) {
+                // Not JSON text, so it equals no element's key.
+                id(format!("\u{1}unknown {i}"))
+            } else {
+                id(key(v, child(after_marks, Step::Index(i))))
+            }
+        })
+        .collect();
+    (b, a)
+}
+
+/// The marked parts of a sensitivity mirror (`false`, `{}`, `[]` mark nothing).
+fn marked(mirror: &Value) -> Option<Value> {
+    match mirror {
+        Value::Bool(true) => Some(Value::Bool(true)),
+        Value::Object(m) => {
+            let kept: serde_json::Map<String, Value> = m
+                .iter()
+                .filter_map(|(k, v)| marked(v).map(|v| (k.clone(), v)))
+                .collect();
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        Value::Array(a) => {
+            let kept: Vec<Value> = a.iter().map(|v| marked(v).unwrap_or(Value::Null)).collect();
+            kept.iter()
+                .any(|v| !v.is_null())
+                .then_some(Value::Array(kept))
+        }
+        _ => None,
+    }
+}
+
+fn has_true(mirror: &Value) -> bool {
+    match mirror {
+        Value::Bool(b) => *b,
+        Value::Object(m) => m.values().any(has_true),
+        Value::Array(a) => a.iter().any(has_true),
+        _ => false,
+    }
+}
+
+/// How strings read (both sides open, each a string or nothing): as the JSON they hold when every
+/// side that has one holds JSON of the same kind, line by line when one has line breaks.
+fn string_form(before: Option<&Value>, after: Option<&Value>) -> (Form, Vec<DiffNode>) {
+    use string::Reading;
+    fn text(v: Option<&Value>) -> Option<&str> {
         match v {
-            Value::Object(m) => attrs.extend(m.keys().map(String::as_str)),
-            Value::Array(a) => list_len = Some(list_len.unwrap_or(0).max(a.len())),
-            _ => {}
+            Some(Value::String(s)) => Some(s.as_str()),
+            _ => None,
         }
     }
-    match list_len {
-        Some(n) if attrs.is_empty() => (0..n).map(PathKey::Index).collect(),
-        _ => attrs
-            .into_iter()
-            .map(|k| PathKey::Attr(k.to_string()))
-            .collect(),
+    let (b, a) = (text(before), text(after));
+    let (rb, ra) = (b.map(string::read), a.map(string::read));
+    match (&rb, &ra) {
+        (Some(Reading::Json(x)), Some(Reading::Json(y))) if x.is_array() == y.is_array() => {
+            json_form(Some(x), Some(y))
+        }
+        (Some(Reading::Json(x)), None) => json_form(Some(x), None),
+        (None, Some(Reading::Json(y))) => json_form(None, Some(y)),
+        // JSON on one side only (or of two kinds) reads as two plain strings, as in Terraform.
+        (Some(Reading::Json(_)), _) | (_, Some(Reading::Json(_))) => (Form::Scalar, Vec::new()),
+        (Some(Reading::Lines(_)), _) | (_, Some(Reading::Lines(_))) => {
+            fn lines<'s>(s: Option<&'s str>, r: &Option<Reading<'s>>) -> Vec<&'s str> {
+                match r {
+                    Some(Reading::Lines(lines)) => lines.clone(),
+                    _ => s.into_iter().collect(),
+                }
+            }
+            let (lb, la) = (lines(b, &rb), lines(a, &ra));
+            (Form::Lines(line_diff(&lb, &la)), Vec::new())
+        }
+        _ => (Form::Scalar, Vec::new()),
     }
+}
+
+/// One line of a multi-line string in the diff.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// Added, removed or unchanged (never modified: a changed line is one removed and one added).
+    pub change: NodeChange,
+    /// The line's text, as written (the UI makes hidden characters visible).
+    pub text: String,
+}
+
+/// The lines of a string before and after, aligned by longest common subsequence; a side that is
+/// not there contributes no lines, so a new string reads as all added.
+fn line_diff(before: &[&str], after: &[&str]) -> Vec<Line> {
+    align::align(before, after, |_, _| false)
+        .into_iter()
+        .map(|p| match (p.before, p.after) {
+            (Some(b), Some(_)) => Line {
+                change: NodeChange::Unchanged,
+                text: before[b].to_string(),
+            },
+            (Some(b), None) => Line {
+                change: NodeChange::Removed,
+                text: before[b].to_string(),
+            },
+            (None, Some(a)) => Line {
+                change: NodeChange::Added,
+                text: after[a].to_string(),
+            },
+            (None, None) => unreachable!("an aligned row is on at least one side"),
+        })
+        .collect()
+}
+
+/// JSON held in a string: the diff of the values it encodes (no marks or unknowns inside a string).
+fn json_form(before: Option<&Value>, after: Option<&Value>) -> (Form, Vec<DiffNode>) {
+    let root = IN_STRING.node(
+        None,
+        Masked::new(before, None),
+        Masked::new(after, None),
+        None,
+        &mut Vec::new(),
+    );
+    let container = match root.form {
+        Form::Object => Container::Object,
+        Form::List => Container::Array,
+        _ => return (Form::Scalar, Vec::new()),
+    };
+    (Form::Json(container), root.children)
 }
