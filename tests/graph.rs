@@ -406,3 +406,174 @@ fn the_svg_export_has_the_legend_and_escapes_addresses() {
     assert!(svg.contains("aws_s3_bucket.b[&quot;quote\\&quot;]inside&quot;]"));
     assert!(!svg.contains("<keys>"));
 }
+
+/// What is wrong with where a view put things, measured against the module tree: each node inside
+/// its own module's box and every enclosing one, outside every other box; each module box inside
+/// its parent's; boxes of modules that are not nested disjoint; title strips clear of each other
+/// and of every node. Empty when the drawing is true to the tree.
+fn containment_errors(g: &DepGraph, view: &planlens::graph::view::View) -> Vec<String> {
+    use planlens::graph::layout::Rect;
+    use planlens::graph::view::CLUSTER_TITLE;
+    // A hair of tolerance for float rounding; boxes that only touch do not overlap.
+    const EPS: f32 = 0.01;
+    let inside = |a: &Rect, b: &Rect| {
+        a.x >= b.x - EPS
+            && a.y >= b.y - EPS
+            && a.x + a.w <= b.x + b.w + EPS
+            && a.y + a.h <= b.y + b.h + EPS
+    };
+    let overlap = |a: &Rect, b: &Rect| {
+        a.x + EPS < b.x + b.w
+            && b.x + EPS < a.x + a.w
+            && a.y + EPS < b.y + b.h
+            && b.y + EPS < a.y + a.h
+    };
+    let path = |m: u32| g.module_instances[m as usize].path.as_str();
+    // Module m and every module enclosing it, root excluded.
+    let ancestors = |m: u32| {
+        let mut out = Vec::new();
+        let mut at = Some(m);
+        while let Some(i) = at.filter(|&i| i != 0) {
+            out.push(i);
+            at = g.module_instances[i as usize].parent;
+        }
+        out
+    };
+    let mut box_of = std::collections::HashMap::new();
+    for c in &view.clusters {
+        assert!(
+            box_of.insert(c.module, c.rect).is_none(),
+            "{} has two boxes",
+            path(c.module)
+        );
+    }
+    let title = |r: &Rect| Rect {
+        h: CLUSTER_TITLE,
+        ..*r
+    };
+    let mut errors = Vec::new();
+    for (node, r) in view.nodes.iter().zip(&view.layout.nodes) {
+        let own = ancestors(node.cluster);
+        for &m in &own {
+            match box_of.get(&m) {
+                None => errors.push(format!("{}: no box for {}", node.label, path(m))),
+                Some(b) if !inside(r, b) => errors.push(format!(
+                    "{} {r:?} sticks out of its module {} {b:?}",
+                    node.label,
+                    path(m)
+                )),
+                Some(_) => {}
+            }
+        }
+        for c in &view.clusters {
+            if !own.contains(&c.module) && overlap(r, &c.rect) {
+                errors.push(format!(
+                    "{} (in {}) is drawn inside {}",
+                    node.label,
+                    path(node.cluster),
+                    path(c.module)
+                ));
+            }
+            if overlap(r, &title(&c.rect)) {
+                errors.push(format!(
+                    "{} is under the title of {}",
+                    node.label,
+                    path(c.module)
+                ));
+            }
+        }
+    }
+    for (i, a) in view.clusters.iter().enumerate() {
+        let up = ancestors(a.module);
+        if let Some(&parent) = up.get(1) {
+            match box_of.get(&parent) {
+                Some(p) if inside(&a.rect, p) => {}
+                Some(_) => errors.push(format!(
+                    "{} sticks out of its parent {}",
+                    path(a.module),
+                    path(parent)
+                )),
+                None => errors.push(format!("{}: no box for its parent", path(a.module))),
+            }
+        }
+        for b in &view.clusters[i + 1..] {
+            let nested = up.contains(&b.module) || ancestors(b.module).contains(&a.module);
+            if !nested && overlap(&a.rect, &b.rect) {
+                errors.push(format!("{} and {} overlap", path(a.module), path(b.module)));
+            }
+            if overlap(&title(&a.rect), &title(&b.rect)) {
+                errors.push(format!(
+                    "the titles of {} and {} overlap",
+                    path(a.module),
+                    path(b.module)
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// The view the Graph tab opens with and the one with every module expanded and every resource
+/// shown, both checked against the module tree.
+fn assert_true_to_the_module_tree(name: &str, g: &DepGraph) {
+    use planlens::graph::view::ViewOptions;
+    let opening = ViewOptions {
+        collapsed: g.default_collapsed(),
+        show_unchanged: false,
+    };
+    let everything = ViewOptions {
+        collapsed: Default::default(),
+        show_unchanged: true,
+    };
+    for (which, options) in [("opening", opening), ("full", everything)] {
+        let view = g.view(&options);
+        let errors = containment_errors(g, &view);
+        assert!(
+            errors.is_empty(),
+            "{name} ({which} view): {} problems, first: {:#?}",
+            errors.len(),
+            &errors[..errors.len().min(8)]
+        );
+    }
+}
+
+#[test]
+fn every_module_box_holds_exactly_its_module_on_every_fixture() {
+    let mut checked = 0;
+    let own = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file());
+    let mut paths: Vec<std::path::PathBuf> = own.chain(common::real_fixture_paths()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        // States, non-JSON and broken files are refused by the loader (tested elsewhere).
+        let Ok(doc) = load_plan(std::fs::read(&path).unwrap(), &name) else {
+            continue;
+        };
+        assert_true_to_the_module_tree(&name, &DepGraph::build(&doc));
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} fixtures loaded");
+}
+
+#[test]
+fn every_module_box_holds_exactly_its_module_in_the_generated_10k_plan() {
+    let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/gen_plan.py");
+    if !std::path::Path::new(tool).is_file() {
+        eprintln!("SKIPPED: ../shared/tools/gen_plan.py is not beside the repository");
+        return;
+    }
+    let out = std::process::Command::new("python3")
+        .args([tool, "--resources", "10000", "--seed", "1"])
+        .output()
+        .expect("run python3 gen_plan.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = load_plan(out.stdout, "p10k.json").unwrap();
+    assert_true_to_the_module_tree("generated 10k plan", &DepGraph::build(&doc));
+}

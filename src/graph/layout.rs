@@ -1,12 +1,23 @@
 //! Layered (Sugiyama-style) drawing of the dependency graph, cheap enough to run in the browser.
 //!
-//! Dependencies sit above their dependents, as `terraform graph` reads. Each weakly connected
-//! component is drawn on its own, in five steps: break cycles (reverse DFS back edges), assign
-//! layers (longest path, then nodes with more dependents than dependencies pulled down towards
-//! them), split long edges with dummy nodes, order each layer to reduce crossings (median
-//! sweeps that keep a module's nodes together, then adjacent swaps), and place the nodes
-//! (isotonic regression towards their neighbours). The components are then packed into rows,
-//! largest first, with the isolated nodes in rows after them.
+//! Dependencies sit above their dependents, as `terraform graph` reads. Modules are nested boxes,
+//! true to the module tree by construction: the contents of each module (its own nodes and the
+//! boxes of its child modules) are drawn on their own, and that drawing, framed with a title
+//! strip, is one box among the contents of its parent module. So a box holds exactly its module's
+//! nodes and its child modules' boxes, and boxes that are not nested never meet. An edge between
+//! modules is drawn at the level of the innermost module holding both ends, between the boxes
+//! (or nodes) there that hold them; inside each box it passes, it runs from an entry port on the
+//! box's top edge or to an exit port on its bottom edge, routed among the box's contents like any
+//! other edge.
+//!
+//! Each level (the top level and every box) is drawn component by component, in five steps:
+//! break cycles (reverse DFS back edges), assign layers (longest path, then nodes with more
+//! dependents than dependencies pulled down towards them; ports above and below everything),
+//! split long edges with dummy nodes, order each layer to reduce crossings (median sweeps, then
+//! adjacent swaps), and place the nodes (isotonic regression towards their neighbours). The
+//! components are then packed into rows, largest first, with the isolated nodes in rows after
+//! them; in a box with ports, beside the component that holds them, so the ports' way out of
+//! the box is clear.
 //!
 //! Work is bounded by budgets, not clocks: the browser has no `std::time`, and a layout must be the
 //! same on every run and platform, so there are no threads or random numbers either.
@@ -15,19 +26,29 @@ use petgraph::unionfind::UnionFind;
 
 /// Vertical space between two layers, where the edges run.
 const LAYER_GAP: f32 = 60.0;
-/// Horizontal space between two nodes of the same module.
+/// Vertical space between a box's port and the layer of contents next to it: the edges there
+/// only fan out to (or gather from) the contents.
+const PORT_GAP: f32 = 28.0;
+/// Horizontal space between two nodes.
 const NODE_GAP: f64 = 24.0;
-/// Horizontal space between nodes of different modules, so module boxes drawn around them
-/// do not touch.
-const GROUP_GAP: f64 = 40.0;
+/// Horizontal space beside a module's box, so boxes stand apart from their neighbours.
+const BOX_GAP: f64 = 40.0;
 /// Horizontal space next to a dummy node: edges may run closer together than boxes.
 const DUMMY_GAP: f64 = 12.0;
-/// Width reserved for an edge passing through a layer.
+/// Width reserved for an edge passing through a layer, and for a port.
 const DUMMY_WIDTH: f64 = 8.0;
 /// Space between packed components and between isolated nodes.
 const COMPONENT_GAP: f32 = 48.0;
 /// Width : height the packing aims at, that of a typical screen.
 const TARGET_ASPECT: f32 = 1.6;
+
+/// Height of the strip at the top of a module's box that holds its title: no node, box or other
+/// title is drawn in it.
+pub const TITLE_HEIGHT: f32 = 16.0;
+/// Space between a box's title strip and its contents.
+const TITLE_GAP: f32 = 6.0;
+/// Space between a box's contents and its left, right and bottom edges.
+const BOX_PAD: f32 = 10.0;
 
 /// Node plus edge visits (dummies included) that crossing reduction may spend on the whole
 /// graph, summed over its sweeps: a small graph gets every sweep, a 10k-node one a few.
@@ -65,14 +86,22 @@ pub struct LayoutInput<'a> {
     /// Edges as (dependency, dependent) node indices. May contain duplicates, self-loops and
     /// cycles; edges naming a node past the end of `sizes` are ignored (empty polyline).
     pub edges: &'a [(u32, u32)],
-    /// Cluster (module) id per node, same length as sizes: nodes with the same id are kept
-    /// adjacent within a layer where possible, so module boxes stay compact. A node past the
-    /// end of `groups` is in group `u32::MAX`.
+    /// The module of each node, an index into `modules`. A node past the end of `groups`, or in
+    /// a module past the end of `modules`, is drawn at the top level.
     pub groups: &'a [u32],
-    /// Packing unit per node (may be empty): nodes with the same unit are laid out as one
-    /// component even when no edge joins them, so a module's cluster box encloses only its own
-    /// members instead of spanning unrelated components. `u32::MAX` means no unit.
-    pub units: &'a [u32],
+    /// The module tree, drawn as nested boxes.
+    pub modules: &'a [Module],
+}
+
+/// One module of the tree that [`layout`] draws as nested boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Module {
+    /// The module this one is drawn inside. `None` for a module drawn without a box, its nodes
+    /// at the top level: the root module. A module whose parent is past the end of the list, or
+    /// whose ancestors form a cycle, is drawn at the top level.
+    pub parent: Option<u32>,
+    /// The narrowest its box may be, so that its title fits.
+    pub min_width: f32,
 }
 
 /// An axis-aligned box: top-left corner and size, in px.
@@ -88,28 +117,35 @@ pub struct Rect {
     pub h: f32,
 }
 
-/// Where everything goes: one box per node, one polyline per edge.
+/// Where everything goes: one box per node and per drawn module, one polyline per edge.
 #[derive(Debug, Clone, Default)]
 pub struct Layout {
     /// The box of each input node, in input order.
     pub nodes: Vec<Rect>,
     /// One polyline per input edge, in input order (empty for self-loops and invalid edges).
     /// It starts at the bottom-centre of the dependency's box, ends at the top-centre of the
-    /// dependent's box and passes through the dummy-node positions of long edges. An edge that
-    /// was reversed to break a cycle still runs from dependency to dependent, so it goes upward.
+    /// dependent's box and passes through the dummy-node positions of long edges and the ports
+    /// of the module boxes it leaves and enters. An edge that was reversed to break a cycle
+    /// still runs from dependency to dependent, so it goes upward.
     pub edges: Vec<Vec<(f32, f32)>>,
+    /// The box of each input module, in input order: `None` for a module drawn without a box or
+    /// with no node in it or below it. The top [`TITLE_HEIGHT`] px of a box are its title strip;
+    /// below it are the module's own nodes and its child modules' boxes, and nothing else.
+    pub modules: Vec<Option<Rect>>,
     /// Width of the bounding box of everything; the layout starts at (0, 0).
     pub width: f32,
     /// Height of the bounding box of everything.
     pub height: f32,
-    /// The largest number of layers of any component.
+    /// The largest number of layers of any component, in any box.
     pub layers: u32,
-    /// Edge crossings between adjacent layers in the final order, dummy nodes included: a quality
-    /// metric. Long edges over the dummy budget are drawn straight and not counted.
+    /// Edge crossings between adjacent layers in the final order, dummy nodes included, summed
+    /// over every box: a quality metric. Long edges over the dummy budget are drawn straight
+    /// and not counted.
     pub crossings: u64,
 }
 
-/// Lays out a dependency graph: dependencies above dependents, components packed into rows.
+/// Lays out a dependency graph: dependencies above dependents, each module's contents in its own
+/// box, components packed into rows.
 ///
 /// Deterministic and single-threaded, with work bounded in proportion to the graph's size
 /// (10k nodes take milliseconds to a few hundred milliseconds natively, depending on how long
@@ -119,6 +155,7 @@ pub fn layout(input: &LayoutInput) -> Layout {
     let mut out = Layout {
         nodes: vec![Rect::default(); n],
         edges: vec![Vec::new(); input.edges.len()],
+        modules: vec![None; input.modules.len()],
         ..Layout::default()
     };
     if n == 0 {
@@ -130,131 +167,131 @@ pub fn layout(input: &LayoutInput) -> Layout {
         .iter()
         .map(|&(w, h)| (clean_size(w), clean_size(h)))
         .collect();
-    let group_of = |v: usize| input.groups.get(v).copied().unwrap_or(u32::MAX);
+    let (mut levels, place) = Level::tree(input);
     let (links, edge_link) = dedupe_edges(n, input.edges);
 
-    // Components are numbered by their lowest node so the result never depends on union order.
-    let mut uf = UnionFind::<u32>::new(n);
+    // Every link becomes one link per level it passes: out of each box around its dependency,
+    // across the innermost level holding both ends, into each box around its dependent.
+    let mut hops = Vec::new();
     for &(u, v) in &links {
-        uf.union(u, v);
-    }
-    let mut first_of_unit: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-    for (v, &unit) in input.units.iter().enumerate().take(n) {
-        if unit != u32::MAX {
-            let first = *first_of_unit.entry(unit).or_insert(v as u32);
-            uf.union(first, v as u32);
+        lift(&levels, place[u as usize], place[v as usize], &mut hops);
+        for hop in &hops {
+            let level = &mut levels[hop.level as usize];
+            let link = (level.end(hop.from), level.end(hop.to));
+            level.links.push(link);
         }
     }
-    let labels = uf.into_labeling();
-    let mut comp_of_label = vec![u32::MAX; n];
-    let mut comp_of = vec![0u32; n];
-    let mut local = vec![0u32; n];
-    let mut comp_nodes: Vec<Vec<u32>> = Vec::new();
-    for v in 0..n {
-        let label = labels[v] as usize;
-        if comp_of_label[label] == u32::MAX {
-            comp_of_label[label] = comp_nodes.len() as u32;
-            comp_nodes.push(Vec::new());
-        }
-        let c = comp_of_label[label];
-        comp_of[v] = c;
-        local[v] = comp_nodes[c as usize].len() as u32;
-        comp_nodes[c as usize].push(v as u32);
-    }
-    let mut comp_links: Vec<Vec<(u32, u32)>> = vec![Vec::new(); comp_nodes.len()];
-    let mut link_local = vec![0u32; links.len()];
-    for (li, &(u, v)) in links.iter().enumerate() {
-        let c = comp_of[u as usize] as usize;
-        link_local[li] = comp_links[c].len() as u32;
-        comp_links[c].push((local[u as usize], local[v as usize]));
+    for level in &mut levels {
+        level.links.sort_unstable();
+        level.links.dedup();
     }
 
-    let mut prepared: Vec<Option<Prepared>> = Vec::with_capacity(comp_nodes.len());
-    let mut isolated: Vec<u32> = Vec::new();
-    for (nodes, links) in comp_nodes.iter().zip(&comp_links) {
-        if links.is_empty() {
-            isolated.extend(nodes);
-            prepared.push(None);
-            continue;
-        }
-        let sizes: Vec<(f32, f32)> = nodes.iter().map(|&v| sizes[v as usize]).collect();
-        let groups: Vec<u32> = nodes.iter().map(|&v| group_of(v as usize)).collect();
-        prepared.push(Some(Prepared::new(sizes, &groups, links)));
-    }
+    let mut split: Vec<Split> = levels.iter().map(Split::of).collect();
     // One budget for the whole graph, so a plan of many small components costs no more than
     // one large component, and either way the browser stays responsive.
-    let work: usize = prepared.iter().flatten().map(|p| p.graph.work()).sum();
-    let sweeps = (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS);
-    let mut scratch = Scratch::default();
-    let drawn: Vec<Option<ComponentLayout>> = prepared
-        .into_iter()
-        .map(|p| p.map(|p| p.finish(sweeps, &mut scratch)))
-        .collect();
-
-    // Largest first so the big drawings set the rows and the small ones fill in after them.
-    let mut packed: Vec<u32> = (0..drawn.len() as u32)
-        .filter(|&c| drawn[c as usize].is_some())
-        .collect();
-    let area = |c: u32| {
-        drawn[c as usize]
-            .as_ref()
-            .map_or(0.0, |d| d.width * d.height)
-    };
-    packed.sort_by(|&a, &b| area(b).total_cmp(&area(a)).then(a.cmp(&b)));
-    // Isolated nodes of one module end up side by side.
-    isolated.sort_by_key(|&v| (group_of(v as usize), v));
-    let comp_boxes: Vec<(f32, f32)> = packed
+    let work: usize = split
         .iter()
-        .filter_map(|&c| drawn[c as usize].as_ref().map(|d| (d.width, d.height)))
-        .collect();
-    let iso_boxes: Vec<(f32, f32)> = isolated.iter().map(|&v| sizes[v as usize]).collect();
-    let (comp_origins, iso_origins) = pack(&comp_boxes, &iso_boxes);
+        .flat_map(|s| &s.comps)
+        .map(|c| c.graph.work())
+        .sum();
+    let sweeps = (ORDER_WORK_BUDGET / work.max(1)).clamp(MIN_SWEEPS, MAX_SWEEPS);
 
-    let mut origin_of = vec![(0.0f32, 0.0f32); drawn.len()];
-    for (&c, &o) in packed.iter().zip(&comp_origins) {
-        origin_of[c as usize] = o;
+    // Inner boxes first: a box's size is known once its contents are drawn. Boxes are created
+    // after the level holding them, so going backwards visits contents before their box.
+    let mut scratch = Scratch::default();
+    let mut drawn: Vec<Option<Drawn>> = (0..levels.len()).map(|_| None).collect();
+    for l in (0..levels.len()).rev() {
+        let level = &levels[l];
+        let item_sizes: Vec<(f32, f32)> = level
+            .items
+            .iter()
+            .map(|&item| match item {
+                Item::Node(v) => sizes[v as usize],
+                Item::Box(b) => drawn[b as usize].as_ref().map_or((0.0, 0.0), |d| d.size),
+                Item::Port => (DUMMY_WIDTH as f32, 0.0),
+            })
+            .collect();
+        let d = std::mem::take(&mut split[l]).draw(level, item_sizes, sweeps, &mut scratch);
+        out.layers = out.layers.max(d.layers);
+        out.crossings += d.crossings;
+        if let Some(min_width) = level.min_width {
+            drawn[l] = Some(d.framed(min_width));
+        } else {
+            drawn[l] = Some(d);
+        }
     }
-    for (c, d) in drawn.iter().enumerate() {
-        let Some(d) = d else { continue };
-        let (ox, oy) = origin_of[c];
-        for (&v, r) in comp_nodes[c].iter().zip(&d.rects) {
-            out.nodes[v as usize] = Rect {
+    let drawn: Vec<Drawn> = drawn.into_iter().flatten().collect();
+
+    // Outer boxes first: a level's contents are placed relative to its box.
+    let mut origin = vec![(0.0f32, 0.0f32); levels.len()];
+    let mut box_rect = vec![Rect::default(); levels.len()];
+    for (l, level) in levels.iter().enumerate() {
+        let (ox, oy) = origin[l];
+        for (item, r) in level.items.iter().zip(&drawn[l].rects) {
+            let abs = Rect {
                 x: r.x + ox,
                 y: r.y + oy,
                 ..*r
             };
+            match *item {
+                Item::Node(v) => out.nodes[v as usize] = abs,
+                Item::Box(b) => {
+                    let (cx, cy) = drawn[b as usize].content_at;
+                    origin[b as usize] = (abs.x + cx, abs.y + cy);
+                    box_rect[b as usize] = abs;
+                    if let Some(slot) = out.modules.get_mut(levels[b as usize].module as usize) {
+                        *slot = Some(abs);
+                    }
+                }
+                Item::Port => {}
+            }
         }
-        out.layers = out.layers.max(d.layers);
-        out.crossings += d.crossings;
-    }
-    if !isolated.is_empty() {
-        out.layers = out.layers.max(1);
-    }
-    for (&v, &(x, y)) in isolated.iter().zip(&iso_origins) {
-        let (w, h) = sizes[v as usize];
-        out.nodes[v as usize] = Rect { x, y, w, h };
     }
 
+    let at = |l: u32, (x, y): (f32, f32)| (x + origin[l as usize].0, y + origin[l as usize].1);
     for (k, &li) in edge_link.iter().enumerate() {
         if li == NO_LINK {
             continue;
         }
         let (u, v) = links[li as usize];
-        let c = comp_of[u as usize] as usize;
-        let Some(d) = &drawn[c] else { continue };
-        let (ox, oy) = origin_of[c];
-        let (dag, reversed) = d.link_dag[link_local[li as usize] as usize];
-        let from = out.nodes[u as usize];
-        let to = out.nodes[v as usize];
-        let (from_bend, bend_count) = d.bend_spans[dag as usize];
-        let bends = &d.bends[from_bend as usize..(from_bend + bend_count) as usize];
-        let mut line = Vec::with_capacity(bends.len() + 2);
-        line.push((from.x + from.w / 2.0, from.y + from.h));
-        // Bends are stored top to bottom; a reversed edge climbs from its dependency below.
-        if reversed {
-            line.extend(bends.iter().rev().map(|&(x, y)| (x + ox, y + oy)));
-        } else {
-            line.extend(bends.iter().map(|&(x, y)| (x + ox, y + oy)));
+        lift(&levels, place[u as usize], place[v as usize], &mut hops);
+        let (from, to) = (out.nodes[u as usize], out.nodes[v as usize]);
+        let mut line = vec![(from.x + from.w / 2.0, from.y + from.h)];
+        for hop in &hops {
+            let level = &levels[hop.level as usize];
+            let d = &drawn[hop.level as usize];
+            // Every end was given its item when the links were lifted above.
+            let (Some(a), Some(b)) = (level.item(hop.from), level.item(hop.to)) else {
+                continue;
+            };
+            let port = |item: u32| {
+                let r = d.rects[item as usize];
+                at(hop.level, (r.x + r.w / 2.0, r.y))
+            };
+            if hop.from == End::In {
+                // Into the box through the top edge, down to the port.
+                let (x, y) = port(a);
+                line.push((x, box_rect[hop.level as usize].y));
+                line.push((x, y));
+            }
+            let Ok(li) = level.links.binary_search(&(a, b)) else {
+                continue;
+            };
+            let (start, count, reversed) = d.routes[li];
+            let bends = d.bends[start as usize..(start + count) as usize].iter();
+            // Bends are stored top to bottom; a reversed edge climbs from its dependency below.
+            if reversed {
+                line.extend(bends.rev().map(|&p| at(hop.level, p)));
+            } else {
+                line.extend(bends.map(|&p| at(hop.level, p)));
+            }
+            if hop.to == End::Out {
+                // Down to the port, out through the bottom edge.
+                let (x, y) = port(b);
+                let r = box_rect[hop.level as usize];
+                line.push((x, y));
+                line.push((x, r.y + r.h));
+            }
         }
         line.push((to.x + to.w / 2.0, to.y));
         out.edges[k] = line;
@@ -262,7 +299,7 @@ pub fn layout(input: &LayoutInput) -> Layout {
 
     let mut width = 0.0f32;
     let mut height = 0.0f32;
-    for r in &out.nodes {
+    for r in out.nodes.iter().chain(out.modules.iter().flatten()) {
         width = width.max(r.x + r.w);
         height = height.max(r.y + r.h);
     }
@@ -304,19 +341,420 @@ fn dedupe_edges(n: usize, edges: &[(u32, u32)]) -> (Vec<(u32, u32)>, Vec<u32>) {
     (links, edge_link)
 }
 
-/// Packs component boxes (largest first) into rows, then the isolated nodes in rows below them,
-/// choosing the row width whose result comes closest to [`TARGET_ASPECT`]. Returns top-left
-/// corners in the order given.
-fn pack(comps: &[(f32, f32)], isolated: &[(f32, f32)]) -> Origins {
+/// One thing drawn among a level's contents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Item {
+    /// An input node.
+    Node(u32),
+    /// The box of a child module: the index of the level drawn inside it.
+    Box(u32),
+    /// Where edges enter (above everything) or leave (below everything) the level's box.
+    Port,
+}
+
+/// An end of a link within one level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// An item of the level.
+    Item(u32),
+    /// The level's entry port.
+    In,
+    /// The level's exit port.
+    Out,
+}
+
+/// One piece of a link: an edge between two ends in one level.
+#[derive(Debug, Clone, Copy)]
+struct Hop {
+    level: u32,
+    from: End,
+    to: End,
+}
+
+/// The top level (level 0) or the inside of one module's box.
+struct Level {
+    /// Index into the input's modules; `u32::MAX` for the top level.
+    module: u32,
+    /// The level holding this one's box, and the box's item there; `None` for the top level.
+    parent: Option<(u32, u32)>,
+    /// Boxes around this one; 0 for the top level.
+    depth: u32,
+    /// For a box: the narrowest it may be. `None` for the top level.
+    min_width: Option<f32>,
+    items: Vec<Item>,
+    /// The entry and exit ports' items, once an edge needs them.
+    ports: [Option<u32>; 2],
+    /// Edges between items, sorted and distinct once every link has been lifted.
+    links: Vec<(u32, u32)>,
+}
+
+impl Level {
+    fn new(module: u32, parent: Option<(u32, u32)>, depth: u32, min_width: Option<f32>) -> Self {
+        Level {
+            module,
+            parent,
+            depth,
+            min_width,
+            items: Vec::new(),
+            ports: [None; 2],
+            links: Vec::new(),
+        }
+    }
+
+    /// The levels of the module tree, top level first and every box after the level holding it,
+    /// and each node's place: its level and its item there. Only modules with a node in them
+    /// or below them get a box.
+    fn tree(input: &LayoutInput) -> (Vec<Level>, Vec<(u32, u32)>) {
+        const UNSET: u32 = u32::MAX;
+        let modules = input.modules;
+        let mut levels = vec![Level::new(u32::MAX, None, 0, None)];
+        let mut level_of = vec![UNSET; modules.len()];
+        let mut chain: Vec<u32> = Vec::new();
+        let mut place = Vec::with_capacity(input.sizes.len());
+        for v in 0..input.sizes.len() as u32 {
+            let group = input.groups.get(v as usize).copied().unwrap_or(u32::MAX);
+            // Up the tree to a module that has its level already, or to the top; the modules
+            // passed on the way get boxes, outermost first.
+            chain.clear();
+            let mut at = group;
+            let mut level = loop {
+                let Some(module) = modules.get(at as usize) else {
+                    break 0;
+                };
+                if level_of[at as usize] != UNSET {
+                    break level_of[at as usize];
+                }
+                let Some(parent) = module.parent else {
+                    break 0;
+                };
+                if chain.len() > modules.len() {
+                    // The parents form a cycle: drawn at the top level, without boxes.
+                    chain.clear();
+                    break 0;
+                }
+                chain.push(at);
+                at = parent;
+            };
+            for &m in chain.iter().rev() {
+                let id = levels.len() as u32;
+                let holder = &mut levels[level as usize];
+                let item = holder.items.len() as u32;
+                holder.items.push(Item::Box(id));
+                let depth = holder.depth + 1;
+                let min_width = clean_size(modules[m as usize].min_width);
+                levels.push(Level::new(m, Some((level, item)), depth, Some(min_width)));
+                level_of[m as usize] = id;
+                level = id;
+            }
+            let holder = &mut levels[level as usize];
+            place.push((level, holder.items.len() as u32));
+            holder.items.push(Item::Node(v));
+        }
+        (levels, place)
+    }
+
+    /// The item of an end, if it has one (a port only once an edge needed it).
+    fn item(&self, end: End) -> Option<u32> {
+        match end {
+            End::Item(i) => Some(i),
+            End::In => self.ports[0],
+            End::Out => self.ports[1],
+        }
+    }
+
+    /// The item of an end, adding the port the first time it is asked for.
+    fn end(&mut self, end: End) -> u32 {
+        let slot = match end {
+            End::Item(i) => return i,
+            End::In => 0,
+            End::Out => 1,
+        };
+        *self.ports[slot].get_or_insert_with(|| {
+            self.items.push(Item::Port);
+            self.items.len() as u32 - 1
+        })
+    }
+}
+
+/// The hops of a link between two places (level, item), in order from the dependency to the
+/// dependent: out of each box around the dependency, across the innermost level holding both,
+/// into each box around the dependent.
+fn lift(levels: &[Level], from: (u32, u32), to: (u32, u32), hops: &mut Vec<Hop>) {
+    hops.clear();
+    let mut down = Vec::new();
+    let ((mut lu, mut iu), (mut lv, mut iv)) = (from, to);
+    while lu != lv {
+        // The deeper side climbs; only the top level has depth 0, so the side that climbs is
+        // in a box and has a parent.
+        if levels[lu as usize].depth >= levels[lv as usize].depth {
+            hops.push(Hop {
+                level: lu,
+                from: End::Item(iu),
+                to: End::Out,
+            });
+            (lu, iu) = levels[lu as usize].parent.expect("a box has a parent");
+        } else {
+            down.push(Hop {
+                level: lv,
+                from: End::In,
+                to: End::Item(iv),
+            });
+            (lv, iv) = levels[lv as usize].parent.expect("a box has a parent");
+        }
+    }
+    hops.push(Hop {
+        level: lu,
+        from: End::Item(iu),
+        to: End::Item(iv),
+    });
+    hops.extend(down.into_iter().rev());
+}
+
+/// A level split into weakly connected components (its two ports always in one), each ready to
+/// be ordered, and its items without links.
+#[derive(Default)]
+struct Split {
+    comps: Vec<Prepared>,
+    /// The items of each component, in component order.
+    comp_items: Vec<Vec<u32>>,
+    /// Per level link: its component and its index among the component's links.
+    link_at: Vec<(u32, u32)>,
+    /// Items with no link.
+    alone: Vec<u32>,
+    /// The component holding the ports, if the level has any.
+    ported: Option<u32>,
+}
+
+impl Split {
+    fn of(level: &Level) -> Self {
+        let n = level.items.len();
+        let mut uf = UnionFind::<u32>::new(n);
+        for &(u, v) in &level.links {
+            uf.union(u, v);
+        }
+        if let [Some(a), Some(b)] = level.ports {
+            uf.union(a, b);
+        }
+        // Components are numbered by their lowest item, so the result never depends on union
+        // order.
+        let labels = uf.into_labeling();
+        let mut linked = vec![false; n];
+        for &(u, v) in &level.links {
+            linked[u as usize] = true;
+            linked[v as usize] = true;
+        }
+        let mut comp_of_label = vec![u32::MAX; n];
+        let mut comp_of = vec![0u32; n];
+        let mut local = vec![0u32; n];
+        let mut split = Split::default();
+        for v in 0..n {
+            if !linked[v] {
+                split.alone.push(v as u32);
+                continue;
+            }
+            let label = labels[v] as usize;
+            if comp_of_label[label] == u32::MAX {
+                comp_of_label[label] = split.comp_items.len() as u32;
+                split.comp_items.push(Vec::new());
+            }
+            let c = comp_of_label[label];
+            comp_of[v] = c;
+            local[v] = split.comp_items[c as usize].len() as u32;
+            split.comp_items[c as usize].push(v as u32);
+        }
+        let mut comp_links: Vec<Vec<(u32, u32)>> = vec![Vec::new(); split.comp_items.len()];
+        for &(u, v) in &level.links {
+            let c = comp_of[u as usize] as usize;
+            split.link_at.push((c as u32, comp_links[c].len() as u32));
+            comp_links[c].push((local[u as usize], local[v as usize]));
+        }
+        let port = |p: Option<u32>| p.filter(|&p| linked[p as usize]);
+        let [in_port, out_port] = level.ports.map(port);
+        split.ported = in_port.or(out_port).map(|p| comp_of[p as usize]);
+        split.comps = split
+            .comp_items
+            .iter()
+            .zip(&comp_links)
+            .enumerate()
+            .map(|(c, (items, links))| {
+                let ours = |p: Option<u32>| {
+                    p.filter(|&p| comp_of[p as usize] == c as u32)
+                        .map(|p| local[p as usize])
+                };
+                let boxed = items
+                    .iter()
+                    .map(|&i| matches!(level.items[i as usize], Item::Box(_)))
+                    .collect();
+                Prepared::new(boxed, links, [ours(in_port), ours(out_port)])
+            })
+            .collect();
+        split
+    }
+
+    /// Orders, places and packs the level's contents, given each item's size.
+    fn draw(self, level: &Level, sizes: Vec<(f32, f32)>, sweeps: usize, s: &mut Scratch) -> Drawn {
+        let Split {
+            comps,
+            comp_items,
+            link_at,
+            alone,
+            ported,
+        } = self;
+        let drawn: Vec<ComponentLayout> = comps
+            .into_iter()
+            .zip(&comp_items)
+            .map(|(p, items)| {
+                let sizes = items.iter().map(|&i| sizes[i as usize]).collect();
+                p.finish(sizes, sweeps, s)
+            })
+            .collect();
+        let layers = drawn.iter().map(|d| d.layers).max().unwrap_or(1);
+        let crossings = drawn.iter().map(|d| d.crossings).sum();
+
+        // A box without links is packed like a component; plain nodes without links fill a grid
+        // after them, side by side in input order.
+        let (single_boxes, loose): (Vec<u32>, Vec<u32>) = alone
+            .into_iter()
+            .partition(|&i| matches!(level.items[i as usize], Item::Box(_)));
+        // Largest first so the big drawings set the rows and the small ones fill in after them.
+        let mut packed: Vec<Packed> = (0..drawn.len() as u32)
+            .filter(|&c| Some(c) != ported)
+            .map(Packed::Comp)
+            .chain(single_boxes.into_iter().map(Packed::Item))
+            .collect();
+        let size = |p: &Packed| match *p {
+            Packed::Comp(c) => (drawn[c as usize].width, drawn[c as usize].height),
+            Packed::Item(i) => sizes[i as usize],
+        };
+        packed.sort_by(|a, b| {
+            let (area_a, area_b) = (size(a).0 * size(a).1, size(b).0 * size(b).1);
+            area_b.total_cmp(&area_a).then(a.cmp(b))
+        });
+        let boxes: Vec<(f32, f32)> = packed.iter().map(size).collect();
+        let loose_boxes: Vec<(f32, f32)> = loose.iter().map(|&i| sizes[i as usize]).collect();
+        let lead = ported.map(|c| (drawn[c as usize].width, drawn[c as usize].height));
+        let (origins, loose_origins) = pack(lead, &boxes, &loose_boxes);
+
+        let mut rects = vec![Rect::default(); sizes.len()];
+        let mut comp_origin = vec![(0.0f32, 0.0f32); drawn.len()];
+        for (p, &o) in packed.iter().zip(&origins) {
+            match *p {
+                Packed::Comp(c) => comp_origin[c as usize] = o,
+                Packed::Item(i) => {
+                    let (w, h) = sizes[i as usize];
+                    rects[i as usize] = Rect {
+                        x: o.0,
+                        y: o.1,
+                        w,
+                        h,
+                    };
+                }
+            }
+        }
+        for (&i, &(x, y)) in loose.iter().zip(&loose_origins) {
+            let (w, h) = sizes[i as usize];
+            rects[i as usize] = Rect { x, y, w, h };
+        }
+        for (c, (d, items)) in drawn.iter().zip(&comp_items).enumerate() {
+            let (ox, oy) = comp_origin[c];
+            for (&i, r) in items.iter().zip(&d.rects) {
+                rects[i as usize] = Rect {
+                    x: r.x + ox,
+                    y: r.y + oy,
+                    ..*r
+                };
+            }
+        }
+        let mut bends = Vec::new();
+        let mut routes = Vec::with_capacity(link_at.len());
+        for &(c, cl) in &link_at {
+            let d = &drawn[c as usize];
+            let (ox, oy) = comp_origin[c as usize];
+            let (dag, reversed) = d.link_dag[cl as usize];
+            let (from, count) = d.bend_spans[dag as usize];
+            let start = bends.len() as u32;
+            bends.extend(
+                d.bends[from as usize..(from + count) as usize]
+                    .iter()
+                    .map(|&(x, y)| (x + ox, y + oy)),
+            );
+            routes.push((start, count, reversed));
+        }
+        let mut size = (0.0f32, 0.0f32);
+        for r in &rects {
+            size = (size.0.max(r.x + r.w), size.1.max(r.y + r.h));
+        }
+        for &(x, y) in &bends {
+            size = (size.0.max(x), size.1.max(y));
+        }
+        Drawn {
+            rects,
+            bends,
+            routes,
+            size,
+            content_at: (0.0, 0.0),
+            layers,
+            crossings,
+        }
+    }
+}
+
+/// What [`pack`] places at a level besides the loose nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Packed {
+    /// A component, by index.
+    Comp(u32),
+    /// An item alone: a module box with no link at this level.
+    Item(u32),
+}
+
+/// One level drawn, its contents' top-left corner at (0, 0).
+struct Drawn {
+    /// Per item: its box, relative to the contents' corner.
+    rects: Vec<Rect>,
+    /// Bend points of every link's route, each route top to bottom, relative to the contents'
+    /// corner.
+    bends: Vec<(f32, f32)>,
+    /// Per level link: where its bends start in `bends`, how many, and whether the link climbs
+    /// (it was reversed to break a cycle).
+    routes: Vec<(u32, u32, bool)>,
+    /// For the top level, the contents' size; for a box, the box's.
+    size: (f32, f32),
+    /// Where the contents' corner sits in the box.
+    content_at: (f32, f32),
+    layers: u32,
+    crossings: u64,
+}
+
+impl Drawn {
+    /// The contents framed as a box: padded, under a title strip, at least `min_width` wide (the
+    /// contents centred when the title is wider).
+    fn framed(self, min_width: f32) -> Self {
+        let (w, h) = self.size;
+        let width = (w + 2.0 * BOX_PAD).max(min_width);
+        Drawn {
+            size: (width, TITLE_HEIGHT + TITLE_GAP + h + BOX_PAD),
+            content_at: ((width - w) / 2.0, TITLE_HEIGHT + TITLE_GAP),
+            ..self
+        }
+    }
+}
+
+/// Packs component boxes (largest first) into rows, then the loose nodes in rows below them,
+/// choosing the row width whose result comes closest to [`TARGET_ASPECT`]. A `lead` box (the
+/// component holding a box's ports) goes first at (0, 0) with everything else to its right, so
+/// nothing is drawn under it. Returns top-left corners in the order given.
+fn pack(lead: Option<(f32, f32)>, comps: &[(f32, f32)], loose: &[(f32, f32)]) -> Origins {
     let gap = COMPONENT_GAP;
+    let (lead_w, lead_h) = lead.map_or((0.0, 0.0), |(w, h)| (w + gap, h));
     let area: f32 = comps
         .iter()
-        .chain(isolated)
+        .chain(loose)
         .map(|&(w, h)| (w + gap) * (h + gap))
         .sum();
     let widest = comps
         .iter()
-        .chain(isolated)
+        .chain(loose)
         .map(|&(w, _)| w)
         .fold(0.0f32, f32::max);
     let ideal = (area * TARGET_ASPECT).sqrt();
@@ -325,7 +763,8 @@ fn pack(comps: &[(f32, f32)], isolated: &[(f32, f32)]) -> Origins {
     let mut best: Option<(f32, f32)> = None;
     for step in 0..=16 {
         let row_width = (ideal * (0.5 + step as f32 * 0.1)).max(widest);
-        let (w, h) = shelf_pack(comps, isolated, row_width, None);
+        let (w, h) = shelf_pack(comps, loose, row_width, None);
+        let (w, h) = (lead_w + w, h.max(lead_h));
         let miss = ((w.max(1.0) / h.max(1.0)) / TARGET_ASPECT).ln().abs();
         if best.is_none_or(|(best_miss, _)| miss < best_miss) {
             best = Some((miss, row_width));
@@ -333,24 +772,27 @@ fn pack(comps: &[(f32, f32)], isolated: &[(f32, f32)]) -> Origins {
     }
     let row_width = best.map_or(widest, |(_, w)| w);
     let mut origins = (Vec::new(), Vec::new());
-    shelf_pack(comps, isolated, row_width, Some(&mut origins));
+    shelf_pack(comps, loose, row_width, Some(&mut origins));
+    for (x, _) in origins.0.iter_mut().chain(origins.1.iter_mut()) {
+        *x += lead_w;
+    }
     origins
 }
 
-/// Output of [`shelf_pack`]: top-left corners of the components and of the isolated nodes.
+/// Output of [`pack`]: top-left corners of the components and of the loose nodes.
 type Origins = (Vec<(f32, f32)>, Vec<(f32, f32)>);
 
 /// Places boxes left to right in rows no wider than `row_width`; returns the size used.
 fn shelf_pack(
     comps: &[(f32, f32)],
-    isolated: &[(f32, f32)],
+    loose: &[(f32, f32)],
     row_width: f32,
     mut origins: Option<&mut Origins>,
 ) -> (f32, f32) {
     let gap = COMPONENT_GAP;
     let mut used_w = 0.0f32;
     let mut top = 0.0f32;
-    for (part, boxes) in [comps, isolated].into_iter().enumerate() {
+    for (part, boxes) in [comps, loose].into_iter().enumerate() {
         if boxes.is_empty() {
             continue;
         }
@@ -369,7 +811,7 @@ fn shelf_pack(
             row_h = row_h.max(h);
             x += w + gap;
         }
-        // The isolated grid starts on a fresh row below the components.
+        // The loose grid starts on a fresh row below the components.
         top += row_h + gap;
     }
     (used_w, (top - gap).max(0.0))
@@ -394,17 +836,18 @@ struct ComponentLayout {
 
 /// A component made acyclic, layered and split into unit-length edges, ready to be ordered.
 struct Prepared {
-    /// Box size of each node, in component order.
-    sizes: Vec<(f32, f32)>,
     /// For each link of the component: its acyclic edge and whether that edge points the other way.
     link_dag: Vec<(u32, bool)>,
     graph: Layered,
+    /// The component's entry and exit ports, if it has them: alone in the first and last layer.
+    ports: [Option<u32>; 2],
 }
 
 impl Prepared {
-    /// Prepares one weakly connected component whose links are local node indices.
-    fn new(sizes: Vec<(f32, f32)>, groups: &[u32], links: &[(u32, u32)]) -> Self {
-        let n = sizes.len();
+    /// Prepares one weakly connected component whose links are local node indices; `boxed`
+    /// says which nodes are module boxes.
+    fn new(boxed: Vec<bool>, links: &[(u32, u32)], ports: [Option<u32>; 2]) -> Self {
+        let n = boxed.len();
         let reversed = break_cycles(n, links);
         // A cycle u→v→u becomes two copies of one edge once reversed; draw it once.
         let mut oriented: Vec<(u32, u32, u32)> = links
@@ -429,22 +872,26 @@ impl Prepared {
             link_dag[li as usize] = (dag.len() as u32 - 1, reversed[li as usize]);
         }
 
-        let layer_of = assign_layers(n, &dag);
-        let graph = Layered::build(&sizes, groups, &layer_of, &dag);
+        let layer_of = assign_layers(n, &dag, ports);
+        let graph = Layered::build(boxed, &layer_of, &dag);
         Prepared {
-            sizes,
             link_dag,
             graph,
+            ports,
         }
     }
 
-    /// Orders, places and routes the component, with its top-left corner at (0, 0).
-    fn finish(self, sweeps: usize, s: &mut Scratch) -> ComponentLayout {
+    /// Orders, places and routes the component, given each node's size, with its top-left
+    /// corner at (0, 0).
+    fn finish(self, sizes: Vec<(f32, f32)>, sweeps: usize, s: &mut Scratch) -> ComponentLayout {
         let Prepared {
-            sizes,
             link_dag,
-            graph,
+            mut graph,
+            ports,
         } = self;
+        for (w, &(size, _)) in graph.width.iter_mut().zip(&sizes) {
+            *w = f64::from(size);
+        }
         let layer_of = &graph.layer_of;
         let (order, crossings) = order_layers(&graph, sweeps, s);
         let x = assign_x(&graph, &order, &mut s.pools);
@@ -456,13 +903,16 @@ impl Prepared {
             let l = layer_of[v] as usize;
             layer_h[l] = layer_h[l].max(h);
         }
+        let last = graph.layer_count.saturating_sub(1);
         let mut layer_top = Vec::with_capacity(graph.layer_count);
         let mut y = 0.0f32;
-        for &h in &layer_h {
+        for (l, &h) in layer_h.iter().enumerate() {
             layer_top.push(y);
-            y += h + LAYER_GAP;
+            let next_to_port =
+                (l == 0 && ports[0].is_some()) || (l + 1 == last && ports[1].is_some());
+            y += h + if next_to_port { PORT_GAP } else { LAYER_GAP };
         }
-        let height = (y - LAYER_GAP).max(0.0);
+        let height = layer_top.last().map_or(0.0, |&t| t + layer_h[last]);
 
         let rects: Vec<Rect> = sizes
             .iter()
@@ -591,11 +1041,17 @@ fn break_cycles(n: usize, links: &[(u32, u32)]) -> Vec<bool> {
 
 /// Layer of each node of an acyclic graph: longest path from the sources, then every node with
 /// more dependents than dependencies moved down next to its highest dependent, which shortens
-/// its edges (and saves dummy nodes) without lengthening any other.
-fn assign_layers(n: usize, dag: &[(u32, u32)]) -> Vec<u32> {
-    let out = Csr::new(n, dag.iter().copied());
+/// its edges (and saves dummy nodes) without lengthening any other. The entry port, if any, gets
+/// the first layer and the exit port the last, each alone there.
+fn assign_layers(n: usize, dag: &[(u32, u32)], ports: [Option<u32>; 2]) -> Vec<u32> {
+    let is_port = |v: u32| ports.contains(&Some(v));
+    let inner = dag
+        .iter()
+        .copied()
+        .filter(|&(u, v)| !is_port(u) && !is_port(v));
+    let out = Csr::new(n, inner.clone());
     let mut indegree = vec![0u32; n];
-    for &(_, v) in dag {
+    for (_, v) in inner {
         indegree[v as usize] += 1;
     }
     let mut remaining = indegree.clone();
@@ -626,9 +1082,24 @@ fn assign_layers(n: usize, dag: &[(u32, u32)]) -> Vec<u32> {
             }
         }
     }
-    let min = layer.iter().copied().min().unwrap_or(0);
-    for l in &mut layer {
-        *l -= min;
+    let min = (0..n as u32)
+        .filter(|&v| !is_port(v))
+        .map(|v| layer[v as usize])
+        .min()
+        .unwrap_or(0);
+    let shift = u32::from(ports[0].is_some());
+    for (v, l) in layer.iter_mut().enumerate() {
+        *l = *l - min.min(*l) + shift;
+        if is_port(v as u32) {
+            *l = 0;
+        }
+    }
+    if let Some(exit) = ports[1] {
+        let deepest = (0..n as u32)
+            .filter(|&v| !is_port(v))
+            .map(|v| layer[v as usize])
+            .max();
+        layer[exit as usize] = deepest.map_or(shift, |l| l + 1);
     }
     layer
 }
@@ -640,12 +1111,10 @@ struct Layered {
     real: usize,
     layer_count: usize,
     layer_of: Vec<u32>,
-    /// Box width of each node (dummies are narrow).
+    /// Box width of each node (dummies are narrow; real nodes' are set before placing).
     width: Vec<f64>,
-    /// Block each node is kept contiguous with: the dense group id (< `group_count`) for real
-    /// nodes and for dummies of edges inside one group, a unique id for the other dummies.
-    block: Vec<u32>,
-    group_count: usize,
+    /// Per real node: a module box, which keeps its neighbours further off.
+    boxed: Vec<bool>,
     /// Neighbours in the layer above.
     up: Csr,
     /// Neighbours in the layer below.
@@ -655,14 +1124,8 @@ struct Layered {
 }
 
 impl Layered {
-    fn build(sizes: &[(f32, f32)], groups: &[u32], layer_of: &[u32], dag: &[(u32, u32)]) -> Self {
-        let real = sizes.len();
-        let mut dense: Vec<u32> = groups.to_vec();
-        dense.sort_unstable();
-        dense.dedup();
-        let group_count = dense.len();
-        let group_id = |v: u32| dense.partition_point(|&g| g < groups[v as usize]) as u32;
-
+    fn build(boxed: Vec<bool>, layer_of: &[u32], dag: &[(u32, u32)]) -> Self {
+        let real = boxed.len();
         let span = |&(u, v): &(u32, u32)| (layer_of[v as usize] - layer_of[u as usize]) as usize;
         let needed: usize = dag.iter().map(|e| span(e) - 1).sum();
         let budget = DUMMIES_PER_ELEMENT * (real + dag.len());
@@ -685,8 +1148,7 @@ impl Layered {
 
         let layer_count = layer_of.iter().copied().max().map_or(0, |m| m as usize + 1);
         let mut all_layers = layer_of.to_vec();
-        let mut width: Vec<f64> = sizes.iter().map(|&(w, _)| f64::from(w)).collect();
-        let mut block: Vec<u32> = (0..real as u32).map(group_id).collect();
+        let mut width: Vec<f64> = vec![0.0; real];
         let mut chains = vec![(0u32, 0u32); dag.len()];
         let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(dag.len());
         for (e, &(u, v)) in dag.iter().enumerate() {
@@ -696,22 +1158,11 @@ impl Layered {
             let count = span(&(u, v)) as u32 - 1;
             let first = all_layers.len() as u32;
             chains[e] = (first, count);
-            // A long edge inside one module is routed inside the module's box.
-            let edge_block = if groups[u as usize] == groups[v as usize] {
-                group_id(u)
-            } else {
-                u32::MAX
-            };
             let mut prev = u;
             for i in 0..count {
                 let d = first + i;
                 all_layers.push(layer_of[u as usize] + 1 + i);
                 width.push(DUMMY_WIDTH);
-                block.push(if edge_block == u32::MAX {
-                    (group_count + d as usize) as u32
-                } else {
-                    edge_block
-                });
                 pairs.push((prev, d));
                 prev = d;
             }
@@ -723,8 +1174,7 @@ impl Layered {
             layer_count,
             layer_of: all_layers,
             width,
-            block,
-            group_count,
+            boxed,
             up: Csr::new(total, pairs.iter().map(|&(a, b)| (b, a))),
             down: Csr::new(total, pairs.iter().copied()),
             chains,
@@ -740,12 +1190,16 @@ impl Layered {
         v as usize >= self.real
     }
 
+    fn is_box(&self, v: u32) -> bool {
+        self.boxed.get(v as usize).copied().unwrap_or(false)
+    }
+
     /// Minimum distance between the centres of two nodes next to each other in a layer.
     fn separation(&self, a: u32, b: u32) -> f64 {
         let gap = if self.is_dummy(a) || self.is_dummy(b) {
             DUMMY_GAP
-        } else if self.block[a as usize] != self.block[b as usize] {
-            GROUP_GAP
+        } else if self.is_box(a) || self.is_box(b) {
+            BOX_GAP
         } else {
             NODE_GAP
         };
@@ -767,14 +1221,10 @@ impl Layered {
 struct Scratch {
     /// Position of each node within its layer.
     pos: Vec<u32>,
-    /// Sort keys of [`reorder`]: block key, block, own wish, current position.
-    keys: Vec<u128>,
-    /// Where each node of a layer would like to be: see [`reorder`].
-    wish: Vec<f32>,
+    /// Sort keys of [`reorder`]: own wish, current position.
+    keys: Vec<u64>,
     /// Positions of one node's neighbours, to find their median.
     nearby: Vec<u32>,
-    group_sum: Vec<f32>,
-    group_count: Vec<u32>,
     previous: Vec<u32>,
     south: Vec<u32>,
     tree: Vec<u32>,
@@ -830,20 +1280,9 @@ fn order_layers(g: &Layered, sweeps: usize, s: &mut Scratch) -> (Order, u64) {
         fill[l as usize] += 1;
     }
     let mut order = Order { nodes, start };
-    // Every order tried keeps blocks contiguous, the starting one included.
-    for l in 0..order.count() {
-        order
-            .layer_mut(l)
-            .sort_unstable_by_key(|&v| (g.block[v as usize], v));
-    }
     s.pos.clear();
     s.pos.resize(total, 0);
     set_positions(&order, &mut s.pos);
-    // Entries are zero between uses (reorder resets what it touched).
-    if s.group_sum.len() < g.group_count {
-        s.group_sum.resize(g.group_count, 0.0);
-        s.group_count.resize(g.group_count, 0);
-    }
 
     let mut best = count_crossings(g, &order, s);
     let mut best_order = order.clone();
@@ -856,12 +1295,12 @@ fn order_layers(g: &Layered, sweeps: usize, s: &mut Scratch) -> (Order, u64) {
         if sweep % 2 == 0 {
             for l in 1..order.count() {
                 let above = order.layer(l - 1).len();
-                moved |= reorder(g, order.layer_mut(l), &g.up, above, s);
+                moved |= reorder(order.layer_mut(l), &g.up, above, s);
             }
         } else {
             for l in (0..order.count() - 1).rev() {
                 let below = order.layer(l + 1).len();
-                moved |= reorder(g, order.layer_mut(l), &g.down, below, s);
+                moved |= reorder(order.layer_mut(l), &g.down, below, s);
             }
         }
         // A sweep that moves nothing after one the other way has reached a fixed point of
@@ -897,23 +1336,16 @@ fn set_positions(order: &Order, pos: &mut [u32]) {
 }
 
 /// Sorts one layer by the median position of each node's neighbours in the adjacent layer
-/// (which leaves fewer crossings than their mean, measured on plans and random graphs), blocks
-/// (modules) first by the mean of their members' medians so each block stays contiguous.
+/// (which leaves fewer crossings than their mean, measured on plans and random graphs).
 /// Returns whether the order changed.
-fn reorder(
-    g: &Layered,
-    layer: &mut [u32],
-    neighbours: &Csr,
-    adjacent_len: usize,
-    s: &mut Scratch,
-) -> bool {
+fn reorder(layer: &mut [u32], neighbours: &Csr, adjacent_len: usize, s: &mut Scratch) -> bool {
     let len = layer.len();
     if len < 2 {
         return false;
     }
     // A node with no neighbour there keeps its relative place, scaled to the other layer.
     let scale = adjacent_len as f32 / len as f32;
-    s.wish.clear();
+    s.keys.clear();
     for (i, &v) in layer.iter().enumerate() {
         let ns = neighbours.of(v);
         let pos = |k: usize| s.pos[ns[k] as usize] as f32;
@@ -933,36 +1365,9 @@ fn reorder(
                 }
             }
         };
-        s.wish.push(wish);
-        let b = g.block[v as usize] as usize;
-        if b < g.group_count {
-            s.group_sum[b] += wish;
-            s.group_count[b] += 1;
-        }
-    }
-    // One integer per node sorts several times faster than a tuple of floats, and the current
-    // position as the last part makes the order deterministic.
-    s.keys.clear();
-    for (i, &v) in layer.iter().enumerate() {
-        let b = g.block[v as usize];
-        let block_key = if (b as usize) < g.group_count {
-            s.group_sum[b as usize] / s.group_count[b as usize] as f32
-        } else {
-            s.wish[i]
-        };
-        s.keys.push(
-            u128::from(sortable(block_key)) << 96
-                | u128::from(b) << 64
-                | u128::from(sortable(s.wish[i])) << 32
-                | i as u128,
-        );
-    }
-    for &v in layer.iter() {
-        let b = g.block[v as usize] as usize;
-        if b < g.group_count {
-            s.group_sum[b] = 0.0;
-            s.group_count[b] = 0;
-        }
+        // One integer per node sorts several times faster than a pair with a float, and the
+        // current position as the last part makes the order deterministic.
+        s.keys.push(u64::from(sortable(wish)) << 32 | i as u64);
     }
     // Once the sweeps settle most layers are already in order.
     if s.keys.is_sorted() {
@@ -990,9 +1395,8 @@ fn sortable(f: f32) -> u32 {
 }
 
 /// Swaps neighbours in a layer while that removes crossings (Gansner et al.'s "transpose"):
-/// medians place nodes well on average but leave local knots, which this unties. A swap
-/// never splits a block: both nodes are of one block, or each is alone in its block there.
-/// Returns the crossings removed.
+/// medians place nodes well on average but leave local knots, which this unties. Returns the
+/// crossings removed.
 fn transpose(g: &Layered, order: &mut Order, s: &mut Scratch) -> u64 {
     let mut removed = 0;
     for _ in 0..TRANSPOSE_ROUNDS {
@@ -1020,12 +1424,6 @@ fn transpose(g: &Layered, order: &mut Order, s: &mut Scratch) -> u64 {
             }
             for i in 0..layer.len() - 1 {
                 let (v, w) = (layer[i], layer[i + 1]);
-                let (bv, bw) = (g.block[v as usize], g.block[w as usize]);
-                let alone_v = i == 0 || g.block[layer[i - 1] as usize] != bv;
-                let alone_w = i + 2 >= layer.len() || g.block[layer[i + 2] as usize] != bw;
-                if bv != bw && !(alone_v && alone_w) {
-                    continue;
-                }
                 let np = &s.neighbour_pos;
                 let (a, b) = (s.spans[i], s.spans[i + 1]);
                 let (up_v, down_v) = (
@@ -1226,7 +1624,7 @@ mod tests {
             sizes,
             edges,
             groups,
-            units: &[],
+            modules: &[],
         })
     }
 
@@ -1249,31 +1647,6 @@ mod tests {
                 let apart = a.x + a.w <= b.x + 1e-3 || b.x + b.w <= a.x + 1e-3;
                 assert!(apart, "nodes {i} {a:?} and {j} {b:?} overlap");
             }
-        }
-    }
-
-    /// Nodes of one group form one run in every row of boxes.
-    fn assert_groups_contiguous(l: &Layout, groups: &[u32]) {
-        let mut order: Vec<usize> = (0..l.nodes.len()).collect();
-        order.sort_by(|&a, &b| {
-            (l.nodes[a].y, l.nodes[a].x)
-                .partial_cmp(&(l.nodes[b].y, l.nodes[b].x))
-                .unwrap()
-        });
-        let mut seen = std::collections::HashSet::new();
-        for (k, &v) in order.iter().enumerate() {
-            let new_row = k == 0 || l.nodes[order[k - 1]].y != l.nodes[v].y;
-            if new_row {
-                seen.clear();
-            } else if groups[order[k - 1]] == groups[v] {
-                continue;
-            }
-            assert!(
-                seen.insert(groups[v]),
-                "group {} split in row at y={}",
-                groups[v],
-                l.nodes[v].y
-            );
         }
     }
 
@@ -1356,7 +1729,6 @@ mod tests {
         }
         assert_no_overlap(&l);
         assert_in_bounds(&l);
-        assert_groups_contiguous(&l, &groups);
     }
 
     #[test]
@@ -1393,24 +1765,235 @@ mod tests {
         assert_no_overlap(&l);
     }
 
+    fn inside(a: &Rect, b: &Rect) -> bool {
+        a.x >= b.x - 1e-3
+            && a.y >= b.y - 1e-3
+            && a.x + a.w <= b.x + b.w + 1e-3
+            && a.y + a.h <= b.y + b.h + 1e-3
+    }
+
+    fn meet(a: &Rect, b: &Rect) -> bool {
+        a.x + 1e-3 < b.x + b.w
+            && b.x + 1e-3 < a.x + a.w
+            && a.y + 1e-3 < b.y + b.h
+            && b.y + 1e-3 < a.y + a.h
+    }
+
+    /// Each node inside the box of its module and of every module around it and outside every
+    /// other box; each box inside its parent's; boxes not nested apart; title strips clear of
+    /// nodes and of each other.
+    fn assert_true_to_the_tree(l: &Layout, groups: &[u32], modules: &[Module]) {
+        let around = |m: u32| {
+            let mut out = Vec::new();
+            let mut at = Some(m);
+            while let Some(i) = at {
+                let Some(module) = modules.get(i as usize) else {
+                    break;
+                };
+                if module.parent.is_some() {
+                    out.push(i);
+                }
+                at = module.parent;
+            }
+            out
+        };
+        let title = |r: &Rect| Rect {
+            h: TITLE_HEIGHT,
+            ..*r
+        };
+        for (v, r) in l.nodes.iter().enumerate() {
+            let own = around(groups[v]);
+            for (m, b) in l.modules.iter().enumerate() {
+                let Some(b) = b else { continue };
+                if own.contains(&(m as u32)) {
+                    assert!(inside(r, b), "node {v} {r:?} outside its module {m} {b:?}");
+                } else {
+                    assert!(!meet(r, b), "node {v} {r:?} inside module {m} {b:?}");
+                }
+                assert!(!meet(r, &title(b)), "node {v} under the title of {m}");
+            }
+            for &m in &own {
+                assert!(
+                    l.modules[m as usize].is_some(),
+                    "module {m} of {v} has no box"
+                );
+            }
+        }
+        for (m, a) in l.modules.iter().enumerate() {
+            let Some(a) = a else { continue };
+            let up = around(m as u32);
+            if let Some(&p) = up.get(1) {
+                let parent = l.modules[p as usize].expect("parent box");
+                assert!(inside(a, &parent), "module {m} sticks out of {p}");
+            }
+            for (k, b) in l.modules.iter().enumerate().skip(m + 1) {
+                let Some(b) = b else { continue };
+                let nested = up.contains(&(k as u32)) || around(k as u32).contains(&(m as u32));
+                assert!(nested || !meet(a, b), "modules {m} and {k} overlap");
+                assert!(!meet(&title(a), &title(b)), "titles of {m} and {k} overlap");
+            }
+        }
+    }
+
+    /// A random acyclic graph over nodes spread across a module tree: root 0, modules 1–4 in
+    /// it, 5–8 inside 1, 2 and 3, 9 inside 5; edges within and across modules.
+    fn nested(n: u32) -> (Vec<(u32, u32)>, Vec<u32>, Vec<Module>) {
+        let mut seed = 11u32;
+        let mut next = move |m: u32| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) % m
+        };
+        let parents = [
+            None,
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(1),
+            Some(1),
+            Some(2),
+            Some(3),
+            Some(5),
+        ];
+        let modules: Vec<Module> = parents
+            .iter()
+            .map(|&parent| Module {
+                parent,
+                min_width: 150.0,
+            })
+            .collect();
+        let groups: Vec<u32> = (0..n).map(|v| (v * 7 + v / 3) % 10).collect();
+        let edges: Vec<(u32, u32)> = (1..n).flat_map(|v| [(next(v), v), (next(v), v)]).collect();
+        (edges, groups, modules)
+    }
+
     #[test]
-    fn a_module_stays_together_within_its_layer() {
-        // Root 0 feeds every dependent, root 1 only the odd ones: by position alone the
-        // evens come first, and the evens and odds each mix both modules.
-        let mut edges: Vec<(u32, u32)> = (2..10).map(|v| (0, v)).collect();
-        edges.extend((3..10).step_by(2).map(|v| (1, v)));
-        let groups = [0, 1, 7, 8, 8, 7, 7, 8, 8, 7];
-        let l = run(&boxes(10), &edges, &groups);
-        let mut row: Vec<usize> = (2..10).collect();
-        assert!(row.iter().all(|&v| l.nodes[v].y == l.nodes[2].y));
-        row.sort_by(|&a, &b| l.nodes[a].x.total_cmp(&l.nodes[b].x));
-        let runs = row
-            .windows(2)
-            .filter(|p| groups[p[0]] != groups[p[1]])
-            .count();
-        assert_eq!(runs, 1, "groups interleave: {row:?}");
-        assert_groups_contiguous(&l, &groups);
+    fn modules_are_boxes_holding_exactly_their_members() {
+        let (edges, groups, modules) = nested(200);
+        let l = layout(&LayoutInput {
+            sizes: &boxes(200),
+            edges: &edges,
+            groups: &groups,
+            modules: &modules,
+        });
+        assert_true_to_the_tree(&l, &groups, &modules);
         assert_no_overlap(&l);
+        assert_in_bounds(&l);
+        // The root module has no box; every other module has members, so a box.
+        assert!(l.modules[0].is_none());
+        assert!(l.modules[1..].iter().all(Option::is_some));
+        for (line, &(u, v)) in l.edges.iter().zip(&edges) {
+            let (from, to) = (l.nodes[u as usize], l.nodes[v as usize]);
+            assert_eq!(
+                line.first(),
+                Some(&(from.x + from.w / 2.0, from.y + from.h))
+            );
+            assert_eq!(line.last(), Some(&(to.x + to.w / 2.0, to.y)));
+        }
+    }
+
+    #[test]
+    fn a_cycle_across_modules_and_one_module_per_node_stay_true_to_the_tree() {
+        // Every edge goes back and forth between two sibling modules, and a chain of modules
+        // each holding one node.
+        let modules: Vec<Module> = [None, Some(0), Some(0), Some(2), Some(3)]
+            .into_iter()
+            .map(|parent| Module {
+                parent,
+                min_width: 0.0,
+            })
+            .collect();
+        let groups = [1, 2, 1, 2, 3, 4, 0];
+        let edges = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 0),
+            (4, 5),
+            (5, 6),
+            (6, 4),
+            (0, 5),
+        ];
+        let l = layout(&LayoutInput {
+            sizes: &boxes(7),
+            edges: &edges,
+            groups: &groups,
+            modules: &modules,
+        });
+        assert_true_to_the_tree(&l, &groups, &modules);
+        assert_no_overlap(&l);
+        assert!(l.edges.iter().all(|e| e.len() >= 2));
+    }
+
+    #[test]
+    fn an_edge_enters_a_box_through_its_top_and_leaves_through_its_bottom() {
+        // Root node 0 feeds node 2 deep inside module 1 (under node 1); node 2 feeds root
+        // node 3.
+        let modules = [
+            Module::default(),
+            Module {
+                parent: Some(0),
+                min_width: 0.0,
+            },
+        ];
+        let groups = [0, 1, 1, 0];
+        let edges = [(0, 2), (1, 2), (2, 3)];
+        let l = layout(&LayoutInput {
+            sizes: &boxes(4),
+            edges: &edges,
+            groups: &groups,
+            modules: &modules,
+        });
+        assert_true_to_the_tree(&l, &groups, &modules);
+        let b = l.modules[1].expect("module 1 has a box");
+        let into = &l.edges[0];
+        assert!(
+            into.iter().any(|&(_, y)| y == b.y),
+            "enters at the top: {into:?}"
+        );
+        let out_of = &l.edges[2];
+        assert!(
+            out_of.iter().any(|&(_, y)| y == b.y + b.h),
+            "leaves at the bottom: {out_of:?}"
+        );
+        // Inside the box, the entering edge passes beside node 1, not through it.
+        let n1 = l.nodes[1];
+        for &(x, y) in &into[1..into.len() - 1] {
+            let through = x > n1.x && x < n1.x + n1.w && y > n1.y && y < n1.y + n1.h;
+            assert!(!through, "bend {x},{y} inside node 1 {n1:?}");
+        }
+    }
+
+    #[test]
+    fn a_broken_module_tree_is_drawn_without_panicking() {
+        // Module 1 and 2 are each other's parents; module 3's parent does not exist.
+        let modules = [
+            Module::default(),
+            Module {
+                parent: Some(2),
+                min_width: 0.0,
+            },
+            Module {
+                parent: Some(1),
+                min_width: 0.0,
+            },
+            Module {
+                parent: Some(99),
+                min_width: f32::NAN,
+            },
+        ];
+        let groups = [0, 1, 2, 3, 7];
+        let l = layout(&LayoutInput {
+            sizes: &boxes(5),
+            edges: &[(0, 1), (1, 2), (2, 3), (3, 4)],
+            groups: &groups,
+            modules: &modules,
+        });
+        assert_no_overlap(&l);
+        assert_in_bounds(&l);
+        assert!(l.modules[1].is_none() && l.modules[2].is_none());
+        let b = l.modules[3].expect("module 3 is drawn at the top level");
+        assert!(inside(&l.nodes[3], &b));
     }
 
     #[test]

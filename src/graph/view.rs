@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use petgraph::graph::NodeIndex;
 
 use super::DepGraph;
-use super::layout::{Layout, LayoutInput, Rect, layout};
+use super::layout::{Layout, LayoutInput, Module, Rect, TITLE_HEIGHT, layout};
 use crate::list::contains_ignore_case;
 use crate::model::Action;
 
@@ -166,6 +166,15 @@ impl DepGraph {
         node.action != Action::NoOp || node.is_move || node.is_import || node.is_drifted
     }
 
+    /// How the Graph tab folds the graph until the user changes something, and what
+    /// `planlens graph --format svg` draws: [`Self::default_collapsed`], changes and their neighbours.
+    pub fn opening_options(&self) -> ViewOptions {
+        ViewOptions {
+            collapsed: self.default_collapsed(),
+            show_unchanged: false,
+        }
+    }
+
     /// The modules to collapse so the default view stays readable: nothing when the changed
     /// resources and their neighbours fit in [`READABLE_NODES`], else every module instance from the
     /// deepest level at which the view fits (at worst, every top-level module).
@@ -214,18 +223,6 @@ impl DepGraph {
             }
         }
         visible
-    }
-
-    /// The top-level module instance (`module.x[…]`) that `module` is in or is; `None` for the root.
-    fn top_level_module(&self, module: u32) -> Option<u32> {
-        let mut m = module;
-        loop {
-            let parent = self.module_instances[m as usize].parent?;
-            if parent == 0 {
-                return Some(m);
-            }
-            m = parent;
-        }
     }
 
     /// The outermost collapsed module instance containing `module`, if any.
@@ -382,19 +379,22 @@ impl DepGraph {
 
         let sizes: Vec<(f32, f32)> = nodes.iter().map(|n| n.size).collect();
         let groups: Vec<u32> = nodes.iter().map(|n| n.cluster).collect();
-        // Each top-level module instance is packed as one unit, so its cluster box holds only its
-        // own members.
-        let units: Vec<u32> = nodes
+        // The layout draws each expanded module as a box around exactly its members.
+        let modules: Vec<Module> = self
+            .module_instances
             .iter()
-            .map(|n| self.top_level_module(n.cluster).unwrap_or(u32::MAX))
+            .map(|m| Module {
+                parent: m.parent,
+                min_width: title_width(&m.path),
+            })
             .collect();
         let layout = layout(&LayoutInput {
             sizes: &sizes,
             edges: &edges,
             groups: &groups,
-            units: &units,
+            modules: &modules,
         });
-        let clusters = self.clusters(&nodes, &layout);
+        let clusters = self.clusters(&layout);
         View {
             nodes,
             edges,
@@ -405,38 +405,18 @@ impl DepGraph {
         }
     }
 
-    /// Boxes around each expanded module instance's visible members (members of modules below it
-    /// included), padded more for outer modules so nested boxes do not touch.
-    fn clusters(&self, nodes: &[ViewNode], layout: &Layout) -> Vec<Cluster> {
-        let mut bounds: HashMap<u32, Rect> = HashMap::new();
-        let pad = 10.0;
-        for (node, rect) in nodes.iter().zip(&layout.nodes) {
-            let mut m = Some(node.cluster);
-            let mut level = 1.0;
-            while let Some(i) = m {
-                if i == 0 {
-                    break;
-                }
-                let r = Rect {
-                    x: rect.x - pad * level,
-                    y: rect.y - pad * level - 14.0,
-                    w: rect.w + 2.0 * pad * level,
-                    h: rect.h + 2.0 * pad * level + 14.0,
-                };
-                bounds
-                    .entry(i)
-                    .and_modify(|b| *b = union(b, &r))
-                    .or_insert(r);
-                m = self.module_instances[i as usize].parent;
-                level += 1.0;
-            }
-        }
-        let mut clusters: Vec<Cluster> = bounds
-            .into_iter()
-            .map(|(module, rect)| Cluster {
-                module,
-                rect,
-                depth: self.module_instances[module as usize].depth,
+    /// The boxes the layout drew around each expanded module instance with visible members.
+    fn clusters(&self, layout: &Layout) -> Vec<Cluster> {
+        let mut clusters: Vec<Cluster> = layout
+            .modules
+            .iter()
+            .enumerate()
+            .filter_map(|(module, rect)| {
+                Some(Cluster {
+                    module: module as u32,
+                    rect: (*rect)?,
+                    depth: self.module_instances[module].depth,
+                })
             })
             .collect();
         clusters.sort_by_key(|c| (c.depth, c.module));
@@ -556,17 +536,15 @@ impl View {
 
 /// Height of the strip at the top of a module cluster holding its name; clicking it collapses the
 /// module.
-pub const CLUSTER_TITLE: f32 = 16.0;
+pub const CLUSTER_TITLE: f32 = TITLE_HEIGHT;
 
-fn union(a: &Rect, b: &Rect) -> Rect {
-    let x = a.x.min(b.x);
-    let y = a.y.min(b.y);
-    Rect {
-        x,
-        y,
-        w: (a.x + a.w).max(b.x + b.w) - x,
-        h: (a.y + a.h).max(b.y + b.h) - y,
-    }
+/// Approximate advance of one character of a cluster title (11 px), in px.
+const TITLE_CHAR_WIDTH: f32 = 6.6;
+
+/// Width a cluster needs for its title, `▾ PATH` drawn 8 px from its left edge.
+fn title_width(path: &str) -> f32 {
+    let chars = crate::model::text::visible(path).chars().count() + 2;
+    chars as f32 * TITLE_CHAR_WIDTH + 16.0
 }
 
 /// An address (or module path) relative to the module it is drawn in: `aws_x.y` for
