@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! planlens summary PLAN.json                     summary sentence, then one line per change
-//! planlens graph PLAN.json [--format dot|json]    the dependency graph (default: dot)
+//! planlens graph PLAN.json [--format dot|json|svg] the dependency graph (default: dot)
 //! planlens drift FILE [--format text|json]         what changed outside Terraform, with severity
 //! planlens check PLAN.json [--rules FILE]          guardrail rules, verdict as exit code
 //! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
@@ -18,6 +18,7 @@ use planlens::Summary;
 use planlens::analysis::Analysis;
 use planlens::drift::Drift;
 use planlens::graph::EdgeSource;
+use planlens::graph::export::opening_svg;
 use planlens::load::fragment::View;
 use planlens::load::load_plan_with;
 use planlens::model::mask::Mask;
@@ -44,7 +45,11 @@ const USAGE: &str = "usage:
                                                  incomplete, 2 needs approval, 4 planning failed
                                                  (Terraform reported an error: the plan cannot
                                                  be judged)
-  planlens graph PLAN.json [--format dot|json]   dependency graph, edges from dependency to dependent
+  planlens graph PLAN.json [--format dot|json|svg]
+                                                 dependency graph, edges from dependency to
+                                                 dependent; svg: the picture the Graph tab opens
+                                                 with, as its SVG export (nodes carry
+                                                 data-address, module boxes data-module)
   planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
 or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
@@ -118,6 +123,9 @@ fn main() -> ExitCode {
         | ["graph", "--format", "dot", path] => graph(path, GraphFormat::Dot),
         ["graph", path, "--format", "json"] | ["graph", "--format", "json", path] => {
             graph(path, GraphFormat::Json)
+        }
+        ["graph", path, "--format", "svg"] | ["graph", "--format", "svg", path] => {
+            graph(path, GraphFormat::Svg)
         }
         ["drift", path]
         | ["drift", path, "--format", "text"]
@@ -466,6 +474,8 @@ fn finish(result: std::io::Result<()>) -> ExitCode {
 enum GraphFormat {
     Dot,
     Json,
+    /// The Graph tab's opening picture, written by the same function as its SVG export.
+    Svg,
 }
 
 fn graph(path: &str, format: GraphFormat) -> ExitCode {
@@ -483,6 +493,7 @@ fn graph(path: &str, format: GraphFormat) -> ExitCode {
     let text = match format {
         GraphFormat::Dot => graph.to_dot(),
         GraphFormat::Json => graph.to_json() + "\n",
+        GraphFormat::Svg => opening_svg(graph, &doc.name),
     };
     finish(std::io::stdout().lock().write_all(text.as_bytes()))
 }

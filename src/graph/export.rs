@@ -214,6 +214,19 @@ fn xml(text: &str) -> String {
     s
 }
 
+/// The title of a picture of a plan's graph, from the plan's file name.
+pub fn svg_title(file_name: &str) -> String {
+    format!("{file_name} — dependency graph")
+}
+
+/// The picture the Graph tab opens with (its options, nothing selected or lit), as the tab's SVG
+/// export writes it: what `planlens graph --format svg` prints.
+pub fn opening_svg(g: &DepGraph, file_name: &str) -> String {
+    let view = g.view(&g.opening_options());
+    let lit = view.highlight(g, &super::view::HighlightOptions::default());
+    view_to_svg(g, &view, &lit, &svg_title(file_name))
+}
+
 /// Height of the legend strip at the top of an exported picture.
 pub const LEGEND_HEIGHT: f32 = 56.0;
 
@@ -273,11 +286,14 @@ pub fn view_to_svg(
         "<g transform=\"translate({margin} {})\">",
         margin + LEGEND_HEIGHT
     );
+    // Tools read what is drawn where from `data-module` (a cluster: the module instance's
+    // path) and `data-address` (a node: the resource's address, or a collapsed module's path).
     for c in &view.clusters {
         let r = &c.rect;
+        let path = xml(&g.module_instances[c.module as usize].path);
         let _ = writeln!(
             out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"{}\" stroke=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{}\">{}</text>",
+            "<g class=\"cluster\" data-module=\"{path}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"{}\" stroke=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{}\">{path}</text></g>",
             r.x,
             r.y,
             r.w,
@@ -287,7 +303,6 @@ pub fn view_to_svg(
             r.x + 8.0,
             r.y + 13.0,
             colour::TEXT_FADED,
-            xml(&g.module_instances[c.module as usize].path),
         );
     }
     for (i, line) in view.layout.edges.iter().enumerate() {
@@ -344,7 +359,13 @@ pub fn view_to_svg(
                 };
                 let _ = writeln!(
                     out,
-                    "<g opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"{}\"><tspan font-weight=\"bold\" fill=\"{}\">{}</tspan> {}</text></g>",
+                    "<g class=\"node\" data-address=\"{}\"{} opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"{}\"><tspan font-weight=\"bold\" fill=\"{}\">{}</tspan> {}</text></g>",
+                    xml(&dep.address),
+                    if dep.is_deposed {
+                        " data-deposed=\"true\""
+                    } else {
+                        ""
+                    },
                     r.x,
                     r.y,
                     r.w,
@@ -365,7 +386,7 @@ pub fn view_to_svg(
                     xml(&node.label),
                 );
             }
-            ViewNodeKind::Module { mix, .. } => {
+            ViewNodeKind::Module { module, mix } => {
                 let stroke = if mix.is_destructive() {
                     "#b42318"
                 } else {
@@ -374,7 +395,8 @@ pub fn view_to_svg(
                 let border = if mix.is_destructive() { 3.0 } else { 1.5 };
                 let _ = writeln!(
                     out,
-                    "<g opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"#eef1f6\" stroke=\"{stroke}\" stroke-width=\"{border}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\" fill=\"{}\">▸ {}</text>",
+                    "<g class=\"node\" data-address=\"{}\" data-collapsed=\"true\" opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"#eef1f6\" stroke=\"{stroke}\" stroke-width=\"{border}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\" fill=\"{}\">▸ {}</text>",
+                    xml(&g.module_instances[*module as usize].path),
                     r.x,
                     r.y,
                     r.w,

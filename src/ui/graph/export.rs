@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::canvas::context;
-use crate::graph::export::view_to_svg;
+use crate::graph::export::{svg_title, view_to_svg};
 use crate::graph::view::Highlight;
 use crate::ui::AppState;
 
@@ -18,7 +18,7 @@ pub(super) fn svg_for_export(state: AppState, highlight: &Highlight) -> Option<(
         .loaded
         .with_untracked(|l| l.as_ref().map(|l| l.doc.name.clone()))?;
     let stem = name.trim_end_matches(".json").to_string();
-    let svg = view_to_svg(&g.0, &v.0, highlight, &format!("{name} — dependency graph"));
+    let svg = view_to_svg(&g.0, &v.0, highlight, &svg_title(&name));
     Some((svg, format!("{stem}-graph")))
 }
 
