@@ -172,10 +172,10 @@ pub fn layout(input: &LayoutInput) -> Layout {
 
     // Every link becomes one link per level it passes: out of each box around its dependency,
     // across the innermost level holding both ends, into each box around its dependent.
-    let mut hops = Vec::new();
+    let mut hops = Hops::default();
     for &(u, v) in &links {
         lift(&levels, place[u as usize], place[v as usize], &mut hops);
-        for hop in &hops {
+        for hop in &hops.all {
             let level = &mut levels[hop.level as usize];
             let link = (level.end(hop.from), level.end(hop.to));
             level.links.push(link);
@@ -220,7 +220,10 @@ pub fn layout(input: &LayoutInput) -> Layout {
             drawn[l] = Some(d);
         }
     }
-    let drawn: Vec<Drawn> = drawn.into_iter().flatten().collect();
+    let drawn: Vec<Drawn> = drawn
+        .into_iter()
+        .map(|d| d.expect("the loop above draws every level"))
+        .collect();
 
     // Outer boxes first: a level's contents are placed relative to its box.
     let mut origin = vec![(0.0f32, 0.0f32); levels.len()];
@@ -257,7 +260,7 @@ pub fn layout(input: &LayoutInput) -> Layout {
         lift(&levels, place[u as usize], place[v as usize], &mut hops);
         let (from, to) = (out.nodes[u as usize], out.nodes[v as usize]);
         let mut line = vec![(from.x + from.w / 2.0, from.y + from.h)];
-        for hop in &hops {
+        for hop in &hops.all {
             let level = &levels[hop.level as usize];
             let d = &drawn[hop.level as usize];
             // Every end was given its item when the links were lifted above.
@@ -479,9 +482,10 @@ impl Level {
 /// The hops of a link between two places (level, item), in order from the dependency to the
 /// dependent: out of each box around the dependency, across the innermost level holding both,
 /// into each box around the dependent.
-fn lift(levels: &[Level], from: (u32, u32), to: (u32, u32), hops: &mut Vec<Hop>) {
+fn lift(levels: &[Level], from: (u32, u32), to: (u32, u32), hops: &mut Hops) {
+    let Hops { all: hops, down } = hops;
     hops.clear();
-    let mut down = Vec::new();
+    down.clear();
     let ((mut lu, mut iu), (mut lv, mut iv)) = (from, to);
     while lu != lv {
         // The deeper side climbs; only the top level has depth 0, so the side that climbs is
@@ -507,7 +511,14 @@ fn lift(levels: &[Level], from: (u32, u32), to: (u32, u32), hops: &mut Vec<Hop>)
         from: End::Item(iu),
         to: End::Item(iv),
     });
-    hops.extend(down.into_iter().rev());
+    hops.extend(down.drain(..).rev());
+}
+
+/// The hops of one link, and room for the ones into the dependent's boxes while they are found.
+#[derive(Default)]
+struct Hops {
+    all: Vec<Hop>,
+    down: Vec<Hop>,
 }
 
 /// A level split into weakly connected components (its two ports always in one), each ready to
