@@ -113,6 +113,13 @@ fn an_element_changed_inside_is_changed_in_place_and_new_ones_are_added() {
         "{:?}",
         changes(inner)
     );
+    // Hidden as Terraform hides them: "# (1 unchanged attribute hidden)" beside that list, none
+    // beside the heredoc, and attributes null on both sides are not counted at all.
+    assert_eq!(at(list, &["[2]"]).unchanged_children(), 1);
+    assert_eq!(at(list, &["[1]"]).unchanged_children(), 0);
+    let object = at(&tree, &["object"]);
+    assert_eq!(object.unchanged_children(), 2);
+    assert_eq!(at(object, &["object"]).unchanged_children(), 2);
     let number = at(inner, &["[2]", "number"]);
     assert_eq!(
         (number.before.display(), number.after.display()),
@@ -194,13 +201,16 @@ fn a_multi_line_string_is_diffed_line_by_line() {
 #[test]
 fn entry_counts_include_the_attributes_known_only_after_apply() {
     // Terraform leaves unknown attributes out of `after` and names them in `after_unknown`; the
-    // new bucket lists all of them, so its count must too.
+    // new bucket lists all of them, so its count must too. Its two null attributes are left out,
+    // as Terraform leaves them out.
     let doc = load_own(FIXTURE);
     let tree = tree_of(&doc, "aws_s3_bucket.logs");
     assert_eq!(tree.change, NodeChange::Added);
-    assert_eq!(tree.children.len(), 19);
-    assert_eq!(tree.after, Side::Object(19));
+    assert_eq!(tree.children.len(), 17);
+    assert_eq!(tree.after, Side::Object(17));
     assert_eq!(at(&tree, &["arn"]).after, Side::Unknown);
+    let listed: Vec<String> = tree.children.iter().map(DiffNode::key_label).collect();
+    assert!(!listed.contains(&"timeouts".to_string()), "{listed:?}");
 }
 
 /// Every container's count on each side is the number of its children present on that side.

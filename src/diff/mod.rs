@@ -209,6 +209,7 @@ pub fn diff_change(change: &PlanChange) -> Result<DiffNode, DiffError> {
     };
     let ctx = Ctx {
         replace_paths: &replace_paths,
+        skip_nulls: true,
     };
     let mut path = Vec::new();
     Ok(ctx.node(
@@ -318,10 +319,17 @@ fn kind(values: &[Option<&Value>]) -> Option<Kind> {
 
 struct Ctx<'p> {
     replace_paths: &'p [Vec<Value>],
+    /// Leave out attributes that are null (or absent) before and after, as Terraform does for
+    /// the attributes of resources and their objects ("we don't even count these as unchanged").
+    /// JSON held in a string keeps them: there a `null` was written on purpose.
+    skip_nulls: bool,
 }
 
-/// For JSON held in strings: nothing inside it is in `replace_paths`.
-const IN_STRING: Ctx<'static> = Ctx { replace_paths: &[] };
+/// For JSON held in strings: nothing inside it is in `replace_paths`, and nulls are shown.
+const IN_STRING: Ctx<'static> = Ctx {
+    replace_paths: &[],
+    skip_nulls: false,
+};
 
 impl Ctx<'_> {
     fn forces_replacement(&self, path: &[PathKey]) -> bool {
@@ -482,15 +490,21 @@ impl Ctx<'_> {
             }
         }
         keys.into_iter()
-            .map(|k| {
+            .filter_map(|k| {
                 let step = Step::Attr(k);
-                self.child_node(
-                    PathKey::Attr(k.to_string()),
+                let (b, a, u) = (
                     before.at(Some(step)),
                     after.at(Some(step)),
                     child(unknown, step),
-                    path,
-                )
+                );
+                // Nothing on either side, nothing unknown, nothing marked: not an attribute to show.
+                let nothing = |m: &Masked| {
+                    m.value.is_none_or(Value::is_null) && m.sensitive.is_none_or(|s| !has_true(s))
+                };
+                if self.skip_nulls && nothing(&b) && nothing(&a) && !u.is_some_and(has_true) {
+                    return None;
+                }
+                Some(self.child_node(PathKey::Attr(k.to_string()), b, a, u, path))
             })
             .collect()
     }
