@@ -3,7 +3,9 @@
 use leptos::prelude::*;
 
 use super::AppState;
-use crate::diff::{DiffError, DiffNode, NodeChange, Side, diff_change};
+use crate::diff::{
+    Container, DiffError, DiffNode, Form, Line, NodeChange, PathKey, Side, diff_change,
+};
 use crate::model::text::visible;
 use crate::model::{RowSource, reason};
 
@@ -144,20 +146,79 @@ pub fn ToggledDiff(
     }
 }
 
-/// A before → after tree. Unchanged attributes are folded unless `show_unchanged`.
+/// A before → after tree, read as `terraform show` prints it: objects and lists in braces and
+/// brackets, JSON held in strings as `jsonencode(…)`, multi-line strings as heredocs. Unchanged
+/// attributes, elements and lines are folded unless `show_unchanged`.
 #[component]
 pub fn DiffTree(tree: DiffNode, show_unchanged: RwSignal<bool>) -> impl IntoView {
     move || {
         let show = show_unchanged.get();
-        let mut lines = Vec::new();
-        if tree.children.is_empty() {
-            // A scalar at the root (outputs): one line.
-            lines.push(line(&tree, 0, "value"));
+        let mut rows = Vec::new();
+        if tree.form == Form::Object {
+            // A resource (or an object output): its attributes, without braces around them.
+            render_children(&tree, 0, show, &mut rows);
         } else {
-            render_children(&tree, 0, show, &mut lines);
+            render_node(&tree, 0, show, &mut rows);
         }
-        view! { <div class="diff-tree" data-testid="diff-tree">{lines}</div> }
+        view! { <div class="diff-tree" data-testid="diff-tree">{rows}</div> }
     }
+}
+
+/// Lines of context kept around a changed line of a multi-line string when unchanged ones fold.
+const LINE_CONTEXT: usize = 3;
+
+fn render_node(node: &DiffNode, depth: usize, show_unchanged: bool, out: &mut Vec<AnyView>) {
+    // Children under a value that is not shown are not listed (a sensitive or unknown list).
+    let expanded = !matches!(node.after, Side::Sensitive | Side::Unknown);
+    let (open, close) = match &node.form {
+        Form::Object => ("{", "}"),
+        Form::List => ("[", "]"),
+        Form::Json(Container::Object) => ("jsonencode({", "})"),
+        Form::Json(Container::Array) => ("jsonencode([", "])"),
+        Form::Lines(_) => ("<<-EOT", "EOT"),
+        Form::Scalar => ("", ""),
+    };
+    let empty = match &node.form {
+        Form::Lines(lines) => lines.is_empty(),
+        _ => node.children.is_empty(),
+    };
+    if !expanded || node.form == Form::Scalar {
+        out.push(row(node, depth, scalar_values(node)));
+        return;
+    }
+    let whitespace = node.change == NodeChange::Modified
+        && match &node.form {
+            Form::Json(_) => node
+                .children
+                .iter()
+                .all(|c| c.change == NodeChange::Unchanged),
+            Form::Lines(lines) => lines.iter().all(|l| l.change == NodeChange::Unchanged),
+            _ => false,
+        };
+    let note = whitespace.then(|| view! { <span class="dn-note">" # whitespace changes"</span> });
+    if empty {
+        // `{}`, `[]`, `jsonencode({})` on one line.
+        let body = view! { {prefix(node)}<span class="punct">{format!("{open}{close}")}</span>{suffix(node)}{note} };
+        out.push(row(node, depth, body.into_any()));
+        return;
+    }
+    let body = view! { {prefix(node)}<span class="punct">{open}</span>{note} };
+    out.push(row(node, depth, body.into_any()));
+    match &node.form {
+        Form::Lines(lines) => render_lines(lines, node.change, depth + 1, show_unchanged, out),
+        _ => render_children(node, depth + 1, show_unchanged, out),
+    }
+    let (_, class) = mark(node.change);
+    out.push(
+        view! {
+            <div class=format!("dn {class} dn-close") style:padding-left=indent(depth)>
+                <span class="dn-mark">"  "</span>
+                <span class="punct">{close}</span>
+                {suffix(node)}
+            </div>
+        }
+        .into_any(),
+    );
 }
 
 fn render_children(node: &DiffNode, depth: usize, show_unchanged: bool, out: &mut Vec<AnyView>) {
@@ -167,29 +228,98 @@ fn render_children(node: &DiffNode, depth: usize, show_unchanged: bool, out: &mu
             hidden += 1;
             continue;
         }
-        out.push(line(child, depth, ""));
-        if !child.children.is_empty() && !matches!(child.after, Side::Sensitive | Side::Unknown) {
-            render_children(child, depth + 1, show_unchanged, out);
-        }
+        render_node(child, depth, show_unchanged, out);
     }
     if hidden > 0 {
+        let noun = match node.form {
+            Form::List | Form::Json(Container::Array) => "element",
+            _ => "attribute",
+        };
         let text = format!(
-            "# ({hidden} unchanged {} hidden)",
-            if hidden == 1 {
-                "attribute"
-            } else {
-                "attributes"
-            }
+            "# ({hidden} unchanged {noun}{} hidden)",
+            if hidden == 1 { "" } else { "s" }
         );
-        out.push(
-            view! { <div class="dn folded" style:padding-left=indent(depth)>{text}</div> }
-                .into_any(),
-        );
+        out.push(folded(depth, text));
     }
 }
 
+/// The lines of a heredoc; runs of unchanged lines away from any change fold unless shown.
+fn render_lines(
+    lines: &[Line],
+    change: NodeChange,
+    depth: usize,
+    show_unchanged: bool,
+    out: &mut Vec<AnyView>,
+) {
+    let changed: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.change != NodeChange::Unchanged)
+        .map(|(i, _)| i)
+        .collect();
+    // A new, removed or unchanged string is shown whole; a changed one around its changes.
+    let fold = !show_unchanged && change == NodeChange::Modified && !changed.is_empty();
+    let near = |i: usize| {
+        let at = changed.partition_point(|&c| c < i);
+        let after = changed.get(at).is_some_and(|&c| c - i <= LINE_CONTEXT);
+        let before = at > 0 && i - changed[at - 1] <= LINE_CONTEXT;
+        after || before
+    };
+    let mut hidden = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if fold && line.change == NodeChange::Unchanged && !near(i) {
+            hidden += 1;
+            continue;
+        }
+        if hidden > 0 {
+            out.push(folded(depth, lines_hidden(hidden)));
+            hidden = 0;
+        }
+        let (mark, class) = mark(line.change);
+        let side = match line.change {
+            NodeChange::Added => "after",
+            NodeChange::Removed => "before",
+            _ => "same",
+        };
+        out.push(
+            view! {
+                <div class=format!("dn {class} dn-line") style:padding-left=indent(depth)>
+                    <span class="dn-mark">{mark}</span>
+                    <span class=side>{visible(&line.text)}</span>
+                </div>
+            }
+            .into_any(),
+        );
+    }
+    if hidden > 0 {
+        out.push(folded(depth, lines_hidden(hidden)));
+    }
+}
+
+fn lines_hidden(n: usize) -> String {
+    format!(
+        "# ({n} unchanged line{} hidden)",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+fn folded(depth: usize, text: String) -> AnyView {
+    view! { <div class="dn folded" style:padding-left=indent(depth)>{text}</div> }.into_any()
+}
+
+/// The indentation of a line; the step per level is `--diff-indent` (narrower on a phone).
 fn indent(depth: usize) -> String {
-    format!("{}rem", 0.5 + depth as f64 * 1.25)
+    format!("calc(0.5rem + {depth} * var(--diff-indent))")
+}
+
+/// The mark (with the space after it, so copied text reads as Terraform prints it) and the class.
+fn mark(change: NodeChange) -> (&'static str, &'static str) {
+    match change {
+        NodeChange::Added => ("+ ", "added"),
+        NodeChange::Removed => ("- ", "removed"),
+        NodeChange::Modified => ("~ ", "modified"),
+        NodeChange::Unchanged => ("  ", "unchanged"),
+    }
 }
 
 fn side_view(side: &Side, class: &'static str) -> AnyView {
@@ -205,48 +335,72 @@ fn side_view(side: &Side, class: &'static str) -> AnyView {
     }
 }
 
-fn line(node: &DiffNode, depth: usize, root_key: &'static str) -> AnyView {
-    let (mark, class) = match node.change {
-        NodeChange::Added => ("+", "added"),
-        NodeChange::Removed => ("-", "removed"),
-        NodeChange::Modified => ("~", "modified"),
-        NodeChange::Unchanged => (" ", "unchanged"),
-    };
-    let key = if node.key.is_none() {
-        root_key.to_string()
-    } else {
-        node.key_label()
-    };
-    let values = match node.change {
+/// True when `side` is the kind of value the node's braces, brackets or heredoc stand for.
+fn holds(side: &Side, form: &Form) -> bool {
+    match form {
+        Form::Object => matches!(side, Side::Object(_)),
+        Form::List => matches!(side, Side::List(_)),
+        Form::Json(_) | Form::Lines(_) => matches!(side, Side::Scalar(_)) && !side.is_null(),
+        Form::Scalar => false,
+    }
+}
+
+/// `null → ` (or `(sensitive value) → `) before the braces of a value that was something else.
+fn prefix(node: &DiffNode) -> Option<AnyView> {
+    (node.change == NodeChange::Modified
+        && node.before != Side::Absent
+        && !holds(&node.before, &node.form))
+    .then(|| {
+        view! { {side_view(&node.before, "before")}<span class="arrow">" → "</span> }.into_any()
+    })
+}
+
+/// ` → null` after the closing brace of a value that becomes something else.
+fn suffix(node: &DiffNode) -> Option<AnyView> {
+    (node.change == NodeChange::Modified
+        && node.after != Side::Absent
+        && !holds(&node.after, &node.form))
+    .then(|| view! { <span class="arrow">" → "</span>{side_view(&node.after, "after")} }.into_any())
+}
+
+/// The value part of a one-line node.
+fn scalar_values(node: &DiffNode) -> AnyView {
+    match node.change {
         NodeChange::Added => side_view(&node.after, "after"),
         NodeChange::Removed => side_view(&node.before, "before"),
         NodeChange::Unchanged => side_view(&node.after, "same"),
-        NodeChange::Modified => {
-            let containers = matches!(
-                (&node.before, &node.after),
-                (Side::Object(_), Side::Object(_)) | (Side::List(_), Side::List(_))
-            );
-            if containers {
-                ().into_any()
-            } else {
-                view! {
-                    {side_view(&node.before, "before")}
-                    <span class="arrow">" → "</span>
-                    {side_view(&node.after, "after")}
-                }
-                .into_any()
-            }
+        NodeChange::Modified => view! {
+            {side_view(&node.before, "before")}
+            <span class="arrow">" → "</span>
+            {side_view(&node.after, "after")}
         }
+        .into_any(),
+    }
+}
+
+/// One line with the node's mark and key: `~ key = <body>`. A list element is labelled by its
+/// index; one that moved says where it was.
+fn row(node: &DiffNode, depth: usize, body: AnyView) -> AnyView {
+    let (mark, class) = mark(node.change);
+    let key = if node.key.is_none() {
+        "value".to_string()
+    } else {
+        node.key_label()
     };
-    let forces = node
-        .forces_replacement
-        .then(|| view! { <span class="forces" data-testid="forces-replacement">"# forces replacement"</span> });
+    let moved = match node.key {
+        Some(PathKey::Index {
+            before: Some(b),
+            after: Some(a),
+        }) if a != b => Some(format!("[{b}] before the change")),
+        _ => None,
+    };
+    let forces = node.forces_replacement.then(|| view! { <span class="forces" data-testid="forces-replacement">"# forces replacement"</span> });
     view! {
         <div class=format!("dn {class}") style:padding-left=indent(depth)>
             <span class="dn-mark">{mark}</span>
-            <span class="dn-key">{visible(&key)}</span>
+            <span class="dn-key" title=moved>{visible(&key)}</span>
             <span class="eq">" = "</span>
-            {values}
+            {body}
             {forces}
         </div>
     }
