@@ -293,3 +293,63 @@ fn sensitive_elements_stay_masked_when_the_list_shifts() {
     // The output is unknown as a whole: shown as before, never listed element by element.
     assert_eq!(at(&tree, &["output"]).after, Side::Unknown);
 }
+
+/// A one-resource plan updating `attr` from `before` to `after` (JSON values).
+fn one_update(before: &serde_json::Value, after: &serde_json::Value) -> DiffNode {
+    let plan = serde_json::json!({
+        "format_version": "1.2",
+        "terraform_version": "1.9.8",
+        "resource_changes": [{
+            "address": "aws_s3_bucket_policy.p", "mode": "managed", "type": "aws_s3_bucket_policy",
+            "name": "p", "provider_name": "registry.terraform.io/hashicorp/aws",
+            "change": {
+                "actions": ["update"],
+                "before": {"bucket": "b", "policy": before},
+                "after": {"bucket": "b", "policy": after},
+                "after_unknown": {}, "before_sensitive": {}, "after_sensitive": {}
+            }
+        }]
+    });
+    let doc = planlens::load_plan(plan.to_string().into_bytes(), "inline.json").unwrap();
+    tree_of(&doc, "aws_s3_bucket_policy.p")
+}
+
+#[test]
+fn json_strings_read_as_terraform_reads_them_whitespace_kinds_and_nulls() {
+    // Only the whitespace changed: a change (Terraform says "# whitespace changes"), nothing in
+    // the JSON changed.
+    let tree = one_update(
+        &serde_json::json!(r#"{"Version":"2012-10-17","Statement":[]}"#),
+        &serde_json::json!("{\n  \"Version\": \"2012-10-17\",\n  \"Statement\": []\n}"),
+    );
+    let policy = at(&tree, &["policy"]);
+    assert_eq!(
+        (policy.change, &policy.form),
+        (NodeChange::Modified, &Form::Json(Container::Object))
+    );
+    assert!(
+        policy
+            .children
+            .iter()
+            .all(|c| c.change == NodeChange::Unchanged)
+    );
+    // JSON before, plain text after: two plain strings, as Terraform shows them.
+    let tree = one_update(&serde_json::json!("[1,2]"), &serde_json::json!("none"));
+    assert_eq!(at(&tree, &["policy"]).form, Form::Scalar);
+    // A JSON object becomes an array: two plain strings too.
+    let tree = one_update(&serde_json::json!("[1]"), &serde_json::json!(r#"{"a":1}"#));
+    assert_eq!(at(&tree, &["policy"]).form, Form::Scalar);
+    // From null: every entry is added, and a null inside the JSON is kept (it was written).
+    let tree = one_update(
+        &serde_json::Value::Null,
+        &serde_json::json!(r#"{"Version":"2012-10-17","Id":null}"#),
+    );
+    let policy = at(&tree, &["policy"]);
+    assert_eq!(policy.form, Form::Json(Container::Object));
+    assert_eq!(
+        changes(policy),
+        [NodeChange::Added, NodeChange::Added],
+        "Id and Version"
+    );
+    assert_eq!(policy.before, Side::Scalar("null".into()));
+}
