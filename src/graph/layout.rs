@@ -776,7 +776,10 @@ fn pack(lead: Option<(f32, f32)>, comps: &[(f32, f32)], loose: &[(f32, f32)]) ->
         let row_width = (ideal * (0.5 + step as f32 * 0.1)).max(widest);
         let (w, h) = shelf_pack(comps, loose, row_width, None);
         let (w, h) = (lead_w + w, h.max(lead_h));
-        let miss = ((w.max(1.0) / h.max(1.0)) / TARGET_ASPECT).ln().abs();
+        // How many times too wide or too tall: ordered like |ln|, without a logarithm, whose
+        // last bit may differ between platforms (WebAssembly's libm and the system's).
+        let ratio = (w.max(1.0) / h.max(1.0)) / TARGET_ASPECT;
+        let miss = ratio.max(1.0 / ratio);
         if best.is_none_or(|(best_miss, _)| miss < best_miss) {
             best = Some((miss, row_width));
         }
