@@ -45,8 +45,9 @@ const TARGET_ASPECT: f32 = 1.6;
 /// Height of the strip at the top of a module's box that holds its title: no node, box or other
 /// title is drawn in it.
 pub const TITLE_HEIGHT: f32 = 16.0;
-/// Space between a box's title strip and its contents.
-const TITLE_GAP: f32 = 6.0;
+/// Space between a box's title strip and its contents: room for what is drawn just outside a
+/// node (a finding's flag sticks out 7 px above it, a highlight ring 4 px).
+const TITLE_GAP: f32 = 10.0;
 /// Space between a box's contents and its left, right and bottom edges.
 const BOX_PAD: f32 = 10.0;
 
