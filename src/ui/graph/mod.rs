@@ -1,7 +1,9 @@
-//! The Graph tab: the dependency graph on a canvas (pan, zoom, fit, minimap), module clusters that
-//! collapse and expand, blast radius highlights and SVG/PNG export. The core builds, folds and lays
-//! out the graph (`crate::graph`); this file wires the tab together: its memos, the effects that
-//! move the camera and draw, and the pointer and key events on the canvas.
+//! The Graph tab: the dependency graph on a canvas (pan, zoom, fit, minimap; pinch and one-finger
+//! pan on touch screens), module clusters that collapse and expand, blast radius highlights,
+//! search that counts and steps through its matches, and SVG/PNG export, in the page's theme. The
+//! core builds, folds, searches and lays out the graph (`crate::graph`); this file wires the tab
+//! together: its memos, the effects that move the camera and draw, and the pointer and key events
+//! on the canvas.
 //!
 //! The other jobs are in their own files: view state (`state`), canvas drawing (`canvas`), the
 //! HTML around the canvas (`toolbar`) and export (`export`).
@@ -11,7 +13,7 @@ mod export;
 mod state;
 mod toolbar;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -19,18 +21,23 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 use petgraph::graph::NodeIndex;
+use wasm_bindgen::JsCast;
 
 use super::AppState;
 use super::timing::measure;
 use crate::graph::DepGraph;
+use crate::graph::style::Palette;
 use crate::graph::view::{HighlightOptions, View, ViewNodeKind};
-use crate::list::contains_ignore_case;
-use canvas::{draw, draw_minimap, minimap_scale};
-use state::{Camera, Drag, bounds, zoom_at};
-use toolbar::{EdgeNote, GraphSide, GraphStatus, GraphToolbar, Legend};
+use canvas::{Scene, draw, draw_minimap, minimap_scale, page_theme, place_minimap};
+use state::{Camera, Gesture, bounds, zoom_at};
+use toolbar::{EdgeNote, GraphSide, GraphStatus, GraphToolbar, Legend, SearchBar};
 
 pub(super) use export::download;
 pub use state::GraphState;
+
+/// At most this many search matches open the modules that hide them as the search is typed;
+/// more are opened one by one as the search steps to them.
+const REVEAL_AT_ONCE: usize = 40;
 
 /// The Graph tab.
 #[component]
@@ -42,6 +49,9 @@ pub fn GraphPanel() -> impl IntoView {
     let camera = gs.camera;
     // Bumped when the canvas's size may have changed.
     let resized = RwSignal::new(0u32);
+    let theme = follow_theme();
+    // On a phone, the detail sheet over the graph is open.
+    let sheet = RwSignal::new(false);
 
     let selected_node = Memo::new(move |_| {
         gs.state_only
@@ -61,19 +71,24 @@ pub fn GraphPanel() -> impl IntoView {
             },
         )))
     });
-    // Boxes whose resources match the search.
+    // The resources that match the search, in plan order.
+    let found = Memo::new(move |_| {
+        let g = gs.graph.get();
+        state.filter.with(|f| match g {
+            Some(g) => Arc::new(g.0.search(&f.search)),
+            None => Arc::new(Vec::new()),
+        })
+    });
+    // Boxes that show a match.
     let matches = Memo::new(move |_| {
-        let search = state.filter.with(|f| f.search.trim().to_string());
-        let g = gs.graph.get()?;
+        let found = found.get();
         let v = gs.view.get()?;
-        if search.is_empty() {
+        if found.is_empty() {
             return None;
         }
         let mut hit = vec![false; v.0.nodes.len()];
-        for n in g.0.graph.node_indices() {
-            if let Some(b) = v.0.node_of[n.index()]
-                && contains_ignore_case(&g.0.graph[n].address, &search)
-            {
+        for n in found.iter() {
+            if let Some(b) = v.0.node_of[n.index()] {
                 hit[b as usize] = true;
             }
         }
@@ -100,25 +115,36 @@ pub fn GraphPanel() -> impl IntoView {
             camera.set(Some(Camera::first(&all, w, h)));
         }
     });
-    // A search frames its matches.
+    // A search opens the modules hiding its matches (when they are few) and frames them.
     Effect::new(move |_| {
-        let Some(hit) = matches.get() else { return };
+        let found = found.get();
+        if found.is_empty() {
+            return;
+        }
+        if found.len() <= REVEAL_AT_ONCE {
+            gs.reveal(&found);
+        }
         let Some(v) = gs.view.get_untracked() else {
             return;
         };
         let (w, h) = size();
-        let rects = v.0.layout.nodes.iter().zip(hit.iter()).filter(|(_, h)| **h);
-        if let Some(r) = bounds(rects.map(|(r, _)| *r)) {
+        let boxes = found.iter().filter_map(|n| v.0.node_of[n.index()]);
+        if let Some(r) = bounds(boxes.map(|b| v.0.layout.nodes[b as usize])) {
             camera.set(Some(Camera::fit(&r, w, h)));
         }
     });
-    // Selecting in the list (or by the URL) centres the graph on the resource.
+    // Selecting in the list, by the URL or by stepping through the search opens what hides the
+    // resource and centres the graph on it. Only a new selection (or plan) moves the camera:
+    // folding later leaves it where the user put it.
     Effect::new(move |_| {
         let Some(node) = selected_node.get() else {
             return;
         };
-        gs.reveal(node);
-        let Some(v) = gs.view.get() else { return };
+        gs.graph.track();
+        gs.reveal(&[node]);
+        let Some(v) = gs.view.get_untracked() else {
+            return;
+        };
         let Some(b) = v.0.node_of.get(node.index()).copied().flatten() else {
             return;
         };
@@ -142,6 +168,7 @@ pub fn GraphPanel() -> impl IntoView {
         let cam = camera.get();
         let hits = matches.get();
         let findings = state.rules.checked.get();
+        let palette = Palette::of(theme.get());
         resized.track();
         if pending.replace(true) {
             return;
@@ -154,17 +181,35 @@ pub fn GraphPanel() -> impl IntoView {
             let (Some(c), Some(cam)) = (canvas.try_get_untracked().flatten(), cam) else {
                 return;
             };
-            draw(
-                &c,
-                &g.0,
-                &v.0,
-                &hl,
-                hits.as_deref().map(|h| h.as_slice()),
-                findings.as_ref().map_or(&[][..], |f| f.0.worst.as_slice()),
+            let scene = Scene {
+                g: &g.0,
+                v: &v.0,
+                hl: &hl,
+                hits: hits.as_deref().map(|h| h.as_slice()),
+                findings: findings.as_ref().map_or(&[][..], |f| f.0.worst.as_slice()),
                 cam,
-            );
+                palette,
+            };
+            draw(&c, &scene);
+            // Where the selection is on screen: the minimap keeps clear of it, and tools (and
+            // tests) can find it.
+            let selection = hl
+                .selected
+                .map(|b| cam.to_screen(&v.0.layout.nodes[b as usize]));
+            match &selection {
+                Some(r) => {
+                    let _ = c.set_attribute(
+                        "data-selection-box",
+                        &format!("{:.0} {:.0} {:.0} {:.0}", r.x, r.y, r.w, r.h),
+                    );
+                }
+                None => {
+                    let _ = c.remove_attribute("data-selection-box");
+                }
+            }
             if let Some(m) = minimap.try_get_untracked().flatten() {
-                draw_minimap(&m, &g.0, &v.0, &hl, cam, size());
+                place_minimap(&m, size(), selection.as_ref());
+                draw_minimap(&m, &scene, size());
             }
             if first_frame.replace(false) {
                 measure("planlens:graph", "planlens:open-start");
@@ -174,10 +219,34 @@ pub fn GraphPanel() -> impl IntoView {
     let resize = window_event_listener(ev::resize, move |_| resized.update(|n| *n += 1));
     on_cleanup(move || resize.remove());
 
-    // Pointer: drag pans, a click selects a node, expands a collapsed module or collapses an
-    // expanded one by its title.
-    let drag: Rc<Cell<Option<Drag>>> = Rc::new(Cell::new(None));
-    let drag_down = drag.clone();
+    // Steps through the search's matches in plan order (from the selection when it is one):
+    // selects the next (`delta` > 0) or previous one, which opens what hides it and centres it.
+    let step = move |delta: i64| {
+        let found = found.get_untracked();
+        let Some(g) = gs.graph.get_untracked() else {
+            return;
+        };
+        let Some(last) = found.len().checked_sub(1) else {
+            return;
+        };
+        let at = selected_node
+            .get_untracked()
+            .and_then(|n| found.iter().position(|m| *m == n));
+        let next = match at {
+            Some(i) => (i as i64 + delta).rem_euclid(found.len() as i64) as usize,
+            None if delta > 0 => 0,
+            None => last,
+        };
+        select_node(state, &g.0, found[next]);
+    };
+
+    // Pointers: one drags (pans) or clicks (selects a node, expands a collapsed module or
+    // collapses an expanded one by its title), two pinch to zoom. Hovering a box puts its whole
+    // address in the canvas's tooltip.
+    let gesture: Rc<RefCell<Gesture>> = Rc::new(RefCell::new(Gesture::default()));
+    let hovered: Rc<Cell<Option<u32>>> = Rc::new(Cell::new(None));
+    let at = |ev: &ev::PointerEvent| (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+    let gesture_down = gesture.clone();
     let on_down = move |ev: ev::PointerEvent| {
         if ev.button() != 0 {
             return;
@@ -186,39 +255,35 @@ pub fn GraphPanel() -> impl IntoView {
             let _ = c.set_pointer_capture(ev.pointer_id());
             let _ = c.focus();
         }
-        let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
-        drag_down.set(Some(Drag {
-            start: (x, y),
-            last: (x, y),
-            moved: false,
-        }));
+        gesture_down
+            .borrow_mut()
+            .down(ev.pointer_id(), at(&ev), camera.get_untracked());
     };
-    let drag_move = drag.clone();
+    let gesture_move = gesture.clone();
     let on_move = move |ev: ev::PointerEvent| {
-        let Some(d) = drag_move.get() else {
+        if !gesture_move.borrow().active() {
+            show_title(canvas, gs, &hovered, at(&ev));
             return;
-        };
-        let (x, y) = (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
-        let moved = d.moved || (x - d.start.0).abs() + (y - d.start.1).abs() > 4.0;
-        if moved && let Some(cam) = camera.get_untracked() {
-            camera.set(Some(Camera {
-                x: cam.x - (x - d.last.0) / cam.scale,
-                y: cam.y - (y - d.last.1) / cam.scale,
-                ..cam
-            }));
         }
-        drag_move.set(Some(Drag {
-            last: (x, y),
-            moved,
-            ..d
-        }));
-    };
-    let drag_up = drag.clone();
-    let on_up = move |ev: ev::PointerEvent| {
-        let Some(d) = drag_up.take() else {
+        let Some(cam) = camera.get_untracked() else {
             return;
         };
-        if d.moved {
+        let moved = gesture_move
+            .borrow_mut()
+            .moved(ev.pointer_id(), at(&ev), cam);
+        if let Some(cam) = moved {
+            camera.set(Some(cam));
+        }
+    };
+    let gesture_up = gesture.clone();
+    let on_up = move |ev: ev::PointerEvent| {
+        // The browser may fold the last move into the lift: apply where the pointer ended.
+        if let Some(cam) = camera.get_untracked()
+            && let Some(cam) = gesture_up.borrow_mut().moved(ev.pointer_id(), at(&ev), cam)
+        {
+            camera.set(Some(cam));
+        }
+        if !gesture_up.borrow_mut().up(ev.pointer_id()) {
             return;
         }
         let (Some(cam), Some(g), Some(v)) = (
@@ -228,8 +293,14 @@ pub fn GraphPanel() -> impl IntoView {
         ) else {
             return;
         };
-        let (wx, wy) = cam.to_world(f64::from(ev.offset_x()), f64::from(ev.offset_y()));
-        click_at(state, &g.0, &v.0, wx as f32, wy as f32);
+        let (x, y) = at(&ev);
+        let (wx, wy) = cam.to_world(x, y);
+        if click_at(state, &g.0, &v.0, wx as f32, wy as f32) {
+            sheet.set(true);
+        }
+    };
+    let on_cancel = move |ev: ev::PointerEvent| {
+        gesture.borrow_mut().up(ev.pointer_id());
     };
     let on_wheel = move |ev: ev::WheelEvent| {
         ev.prevent_default();
@@ -330,7 +401,9 @@ pub fn GraphPanel() -> impl IntoView {
     view! {
         <div class="graph-tab">
             <section class="graph-main" aria-label="Dependency graph">
-                <GraphToolbar highlight=highlight fit=fit zoom_button=zoom_button />
+                <GraphToolbar highlight=highlight fit=fit zoom_button=zoom_button>
+                    <SearchBar found=found selected=selected_node step=step />
+                </GraphToolbar>
                 <EdgeNote />
                 <div class="graph-stage">
                     <canvas
@@ -339,10 +412,11 @@ pub fn GraphPanel() -> impl IntoView {
                         data-testid="graph-canvas"
                         tabindex="0"
                         role="img"
-                        aria-label="Dependency graph. Drag to pan, wheel or + and − to zoom, 0 to fit, arrows to move; click a node to select it."
+                        aria-label="Dependency graph. Drag to pan, wheel, pinch or + and − to zoom, 0 to fit, arrows to move; click a node to select it."
                         on:pointerdown=on_down
                         on:pointermove=on_move
                         on:pointerup=on_up
+                        on:pointercancel=on_cancel
                         on:wheel=on_wheel
                         on:keydown=on_key
                     ></canvas>
@@ -350,34 +424,102 @@ pub fn GraphPanel() -> impl IntoView {
                         node_ref=minimap
                         class="graph-minimap"
                         data-testid="graph-minimap"
+                        data-corner="bottom-right"
                         aria-label="Overview: click to move there"
                         on:pointerdown=on_minimap
                         on:pointermove=on_minimap
                     ></canvas>
-                    <Legend />
+                    <Legend theme=theme />
                 </div>
                 <GraphStatus highlight=highlight selected=selected_node />
             </section>
-            <GraphSide />
+            <GraphSide open=sheet />
         </div>
     }
 }
 
-/// A click at a point of the layout.
-fn click_at(state: AppState, g: &DepGraph, v: &View, x: f32, y: f32) {
+/// The page's theme, kept up to date when the system's colour scheme changes.
+fn follow_theme() -> RwSignal<crate::graph::style::Theme> {
+    let theme = RwSignal::new(page_theme());
+    let Ok(Some(query)) = window().match_media("(prefers-color-scheme: dark)") else {
+        return theme;
+    };
+    let on_change = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        theme.set(page_theme());
+    });
+    let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+    // Cleanups run before the panel's values are dropped, so the listener goes first.
+    let listener = StoredValue::new_local((query, on_change));
+    on_cleanup(move || {
+        listener.with_value(|(query, on_change)| {
+            let _ = query
+                .remove_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+        });
+    });
+    theme
+}
+
+/// Puts the whole address of the box under the pointer in the canvas's tooltip (labels are
+/// shortened to their ends).
+fn show_title(
+    canvas: NodeRef<html::Canvas>,
+    gs: GraphState,
+    hovered: &Cell<Option<u32>>,
+    (x, y): (f64, f64),
+) {
+    let (Some(c), Some(cam), Some(g), Some(v)) = (
+        canvas.get_untracked(),
+        gs.camera.get_untracked(),
+        gs.graph.get_untracked(),
+        gs.view.get_untracked(),
+    ) else {
+        return;
+    };
+    let (wx, wy) = cam.to_world(x, y);
+    let b = v.0.hit(wx as f32, wy as f32);
+    if hovered.replace(b) == b {
+        return;
+    }
+    let title = b.map(|b| match &v.0.nodes[b as usize].kind {
+        ViewNodeKind::Resource(n) => crate::model::text::visible(&g.0.graph[*n].address),
+        ViewNodeKind::Module { module, .. } => {
+            crate::model::text::visible(&g.0.module_instances[*module as usize].path)
+        }
+    });
+    match title {
+        Some(t) => {
+            let _ = c.set_attribute("title", &t);
+        }
+        None => {
+            let _ = c.remove_attribute("title");
+        }
+    }
+}
+
+/// Selects a node of the graph: its row (the list and URL follow), or a resource only in the
+/// prior state.
+fn select_node(state: AppState, g: &DepGraph, n: NodeIndex) {
+    match g.graph[n].row {
+        Some(row) => {
+            state.graph.state_only.set(None);
+            state.select(Some(row));
+        }
+        None => {
+            state.select(None);
+            state.graph.state_only.set(Some(n.index() as u32));
+        }
+    }
+}
+
+/// A click at a point of the layout; true when it selected a resource.
+fn click_at(state: AppState, g: &DepGraph, v: &View, x: f32, y: f32) -> bool {
     let gs = state.graph;
     if let Some(b) = v.hit(x, y) {
         match &v.nodes[b as usize].kind {
-            ViewNodeKind::Resource(n) => match g.graph[*n].row {
-                Some(row) => {
-                    gs.state_only.set(None);
-                    state.select(Some(row));
-                }
-                None => {
-                    state.select(None);
-                    gs.state_only.set(Some(n.index() as u32));
-                }
-            },
+            ViewNodeKind::Resource(n) => {
+                select_node(state, g, *n);
+                return true;
+            }
             ViewNodeKind::Module { module, .. } => {
                 let m = *module;
                 gs.update_options(|o| {
@@ -390,4 +532,5 @@ fn click_at(state: AppState, g: &DepGraph, v: &View, x: f32, y: f32) {
             o.collapsed.insert(m);
         });
     }
+    false
 }

@@ -8,7 +8,7 @@ use petgraph::graph::NodeIndex;
 
 use crate::graph::DepGraph;
 use crate::graph::layout::Rect;
-use crate::graph::view::{View, ViewNodeKind, ViewOptions};
+use crate::graph::view::{View, ViewOptions};
 use crate::ui::loaded::Loaded;
 use crate::ui::timing::{mark, measure};
 
@@ -66,10 +66,7 @@ impl GraphState {
         let options: RwSignal<Option<ViewOptions>> = RwSignal::new(None);
         let view = Memo::new(move |_| {
             let g = graph.get()?;
-            let opts = options.get().unwrap_or_else(|| ViewOptions {
-                collapsed: g.0.default_collapsed(),
-                show_unchanged: false,
-            });
+            let opts = options.get().unwrap_or_else(|| g.0.opening_options());
             mark("planlens:layout-start");
             let view = g.0.view(&opts);
             measure("planlens:graph-layout", "planlens:layout-start");
@@ -97,10 +94,7 @@ impl GraphState {
     fn current_options(&self) -> Option<ViewOptions> {
         self.options.get_untracked().or_else(|| {
             let g = self.graph.get_untracked()?;
-            Some(ViewOptions {
-                collapsed: g.0.default_collapsed(),
-                show_unchanged: false,
-            })
+            Some(g.0.opening_options())
         })
     }
 
@@ -111,27 +105,16 @@ impl GraphState {
         }
     }
 
-    /// Makes a node visible: expands the modules around it and, when it is an unchanged resource
-    /// that the view leaves out, shows the full graph.
-    pub(super) fn reveal(&self, node: NodeIndex) {
-        let (Some(g), Some(v)) = (self.graph.get_untracked(), self.view.get_untracked()) else {
+    /// Makes nodes visible, each as a box of its own: expands the modules around them and shows
+    /// the full graph when one is an unchanged resource the view leaves out
+    /// ([`DepGraph::reveal`]). Leaves the options alone when they already show them.
+    pub(super) fn reveal(&self, nodes: &[NodeIndex]) {
+        let (Some(g), Some(mut opts)) = (self.graph.get_untracked(), self.current_options()) else {
             return;
         };
-        let showing = v.0.node_of.get(node.index()).copied().flatten();
-        if showing.is_some_and(|b| matches!(v.0.nodes[b as usize].kind, ViewNodeKind::Resource(_)))
-        {
-            return;
+        if g.0.reveal(&mut opts, nodes) {
+            self.options.set(Some(opts));
         }
-        let mut module = Some(g.0.graph[node].module);
-        self.update_options(|o| {
-            while let Some(m) = module {
-                o.collapsed.remove(&m);
-                module = g.0.module_instances[m as usize].parent;
-            }
-            if showing.is_none() {
-                o.show_unchanged = true;
-            }
-        });
     }
 }
 
@@ -149,6 +132,17 @@ pub(super) struct Camera {
 impl Camera {
     pub(super) fn to_world(self, sx: f64, sy: f64) -> (f64, f64) {
         (self.x + sx / self.scale, self.y + sy / self.scale)
+    }
+
+    /// Where a rectangle of the layout is on the screen, in CSS pixels from the canvas's corner.
+    pub(super) fn to_screen(self, r: &Rect) -> Rect {
+        let s = self.scale;
+        Rect {
+            x: ((f64::from(r.x) - self.x) * s) as f32,
+            y: ((f64::from(r.y) - self.y) * s) as f32,
+            w: (f64::from(r.w) * s) as f32,
+            h: (f64::from(r.h) * s) as f32,
+        }
     }
 
     /// Fits a rectangle of the layout into a `w`×`h` screen, never zooming in past 1.5.
@@ -191,14 +185,123 @@ impl Camera {
     }
 }
 
-/// A pointer press on the canvas: where it started, where it was last, and whether it has moved
-/// far enough to be a drag rather than a click.
+/// A pointer press on the canvas: which pointer, where it started, where it was last, and
+/// whether it has moved far enough to be a drag rather than a click.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Drag {
-    pub(super) start: (f64, f64),
-    pub(super) last: (f64, f64),
-    pub(super) moved: bool,
+struct Drag {
+    id: i32,
+    start: (f64, f64),
+    last: (f64, f64),
+    moved: bool,
 }
+
+/// Two fingers on the canvas: how far apart they started, their midpoint and the camera then.
+#[derive(Debug, Clone, Copy)]
+struct Pinch {
+    distance: f64,
+    middle: (f64, f64),
+    camera: Camera,
+}
+
+/// The pointers on the canvas and what they are doing: one drags (pans) or clicks, two pinch
+/// (zoom about their midpoint, and pan as it moves). Positions are CSS pixels on the canvas.
+#[derive(Debug, Default)]
+pub(super) struct Gesture {
+    pointers: Vec<(i32, (f64, f64))>,
+    drag: Option<Drag>,
+    pinch: Option<Pinch>,
+}
+
+impl Gesture {
+    /// A pointer went down.
+    pub(super) fn down(&mut self, id: i32, at: (f64, f64), camera: Option<Camera>) {
+        self.pointers.retain(|(p, _)| *p != id);
+        self.pointers.push((id, at));
+        match (&self.pointers[..], camera) {
+            ([_], _) => {
+                self.drag = Some(Drag {
+                    id,
+                    start: at,
+                    last: at,
+                    moved: false,
+                });
+            }
+            ([(_, a), (_, b), ..], Some(camera)) => {
+                // A second finger: a pinch, never a click.
+                self.drag = None;
+                self.pinch = Some(Pinch {
+                    distance: distance(*a, *b),
+                    middle: middle(*a, *b),
+                    camera,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// A pointer moved: the camera it moves to, if it pans or zooms.
+    pub(super) fn moved(&mut self, id: i32, at: (f64, f64), camera: Camera) -> Option<Camera> {
+        let p = self.pointers.iter_mut().find(|(p, _)| *p == id)?;
+        p.1 = at;
+        if let (Some(pinch), [(_, a), (_, b), ..]) = (self.pinch, &self.pointers[..]) {
+            let scale = (pinch.camera.scale * distance(*a, *b) / pinch.distance.max(1.0))
+                .clamp(MIN_SCALE, MAX_SCALE);
+            // The point of the layout that was under the fingers' midpoint stays under it.
+            let (wx, wy) = pinch.camera.to_world(pinch.middle.0, pinch.middle.1);
+            let (mx, my) = middle(*a, *b);
+            return Some(Camera {
+                x: wx - mx / scale,
+                y: wy - my / scale,
+                scale,
+            });
+        }
+        let d = self.drag.as_mut().filter(|d| d.id == id)?;
+        d.moved = d.moved || (at.0 - d.start.0).abs() + (at.1 - d.start.1).abs() > 4.0;
+        let (dx, dy) = (at.0 - d.last.0, at.1 - d.last.1);
+        d.last = at;
+        d.moved.then(|| Camera {
+            x: camera.x - dx / camera.scale,
+            y: camera.y - dy / camera.scale,
+            ..camera
+        })
+    }
+
+    /// A pointer went up (or was cancelled): true when it was a click (one pointer that did not
+    /// move).
+    pub(super) fn up(&mut self, id: i32) -> bool {
+        self.pointers.retain(|(p, _)| *p != id);
+        let click = self.drag.take_if(|d| d.id == id).is_some_and(|d| !d.moved);
+        if self.pointers.len() < 2 && self.pinch.take().is_some() {
+            // The finger left after a pinch pans on, without clicking when lifted.
+            if let [(id, at)] = self.pointers[..] {
+                self.drag = Some(Drag {
+                    id,
+                    start: at,
+                    last: at,
+                    moved: true,
+                });
+            }
+        }
+        click
+    }
+
+    /// True while any pointer is down.
+    pub(super) fn active(&self) -> bool {
+        !self.pointers.is_empty()
+    }
+}
+
+fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
+    (a.0 - b.0).hypot(a.1 - b.1)
+}
+
+fn middle(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
+}
+
+/// The camera's zoom limits.
+const MIN_SCALE: f64 = 0.02;
+const MAX_SCALE: f64 = 4.0;
 
 pub(super) fn bounds(rects: impl Iterator<Item = Rect>) -> Option<Rect> {
     rects.reduce(|a, b| {
@@ -220,7 +323,7 @@ pub(super) fn zoom_at(
     sx: f64,
     sy: f64,
 ) {
-    let scale = (cam.scale * factor).clamp(0.02, 4.0);
+    let scale = (cam.scale * factor).clamp(MIN_SCALE, MAX_SCALE);
     let (wx, wy) = cam.to_world(sx, sy);
     camera.set(Some(Camera {
         x: wx - sx / scale,

@@ -8,11 +8,13 @@ use petgraph::graph::NodeIndex;
 
 use super::export::{download, svg_for_export, svg_to_png};
 use crate::graph::EdgeSource;
+use crate::graph::style::{LIT, Palette, Theme};
 use crate::graph::view::{Highlight, ViewNodeKind};
 use crate::model::text::{count, noun};
 use crate::ui::{AppState, diff};
 
-/// The toolbar: search, fit and zoom, folding, highlights and export.
+/// The toolbar: search (given as `children`), fit and zoom, folding, highlights and export. On a
+/// phone the folding, highlight and export tools fold behind a "More" button.
 #[component]
 pub(super) fn GraphToolbar(
     /// What is lit, drawn into the exported SVG and PNG.
@@ -21,6 +23,8 @@ pub(super) fn GraphToolbar(
     fit: impl Fn() + Copy + 'static,
     /// Zooms about the middle of the canvas by a factor.
     zoom_button: impl Fn(f64) + Copy + 'static,
+    /// The search bar.
+    children: Children,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let gs = state.graph;
@@ -39,51 +43,107 @@ pub(super) fn GraphToolbar(
 
     let toggle = move |sig: RwSignal<bool>| move |_| sig.update(|b| *b = !*b);
     let show_unchanged = move || gs.options.get().map(|o| o.show_unchanged).unwrap_or(false);
+    let more = RwSignal::new(false);
 
     view! {
         <div class="graph-toolbar" role="toolbar" aria-label="Graph tools">
+            {children()}
+            <div class="graph-view-tools">
+                <button class="button" data-testid="graph-fit" title="Fit to screen (0)" on:click=move |_| fit()>"Fit"</button>
+                <button class="button" title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| zoom_button(1.25)>"+"</button>
+                <button class="button" title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| zoom_button(0.8)>"−"</button>
+                <button class="button graph-more-toggle" data-testid="graph-more"
+                    aria-expanded=move || more.get().to_string()
+                    on:click=move |_| more.update(|m| *m = !*m)>"More"</button>
+            </div>
+            <div class="graph-tools" class:open=move || more.get() data-testid="graph-tools">
+                <span class="toolbar-sep"></span>
+                <button class="button" data-testid="graph-collapse-all" title="Draw every module as one node"
+                    on:click=move |_| gs.update_options(|o| {
+                        if let Some(g) = gs.graph.get_untracked() {
+                            o.collapsed = (1..g.0.module_instances.len() as u32).collect();
+                        }
+                    })>"Collapse modules"</button>
+                <button class="button" data-testid="graph-expand-all" title="Show every module's resources"
+                    on:click=move |_| gs.update_options(|o| o.collapsed.clear())>"Expand all"</button>
+                <label class="toggle">
+                    <input type="checkbox" data-testid="graph-full"
+                        prop:checked=show_unchanged
+                        on:change=move |_| gs.update_options(|o| o.show_unchanged = !o.show_unchanged) />
+                    " Full graph"
+                </label>
+                <span class="toolbar-sep"></span>
+                <label class="toggle" title="Also light what the selected resource depends on">
+                    <input type="checkbox" data-testid="graph-upstream" prop:checked=move || gs.upstream.get() on:change=toggle(gs.upstream) />
+                    " Depends on"
+                </label>
+                <label class="toggle" title="Light everything that depends on a delete, replace or forget">
+                    <input type="checkbox" data-testid="graph-destructive" prop:checked=move || gs.destructive.get() on:change=toggle(gs.destructive) />
+                    " Blast radius of destructive changes"
+                </label>
+                <span class="toolbar-sep"></span>
+                <button class="button" data-testid="graph-export-svg" on:click=export_svg>"Export SVG"</button>
+                <button class="button" data-testid="graph-export-png" on:click=export_png>"Export PNG"</button>
+            </div>
+        </div>
+    }
+}
+
+/// The search box, how many resources match, and buttons (and Enter, Shift+Enter) that step
+/// through them.
+#[component]
+pub(super) fn SearchBar(
+    /// The resources that match, in plan order.
+    found: Memo<Arc<Vec<NodeIndex>>>,
+    /// The selected node: when it is a match, the count says which one it is.
+    selected: Memo<Option<NodeIndex>>,
+    /// Selects the next (`1`) or previous (`-1`) match.
+    step: impl Fn(i64) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let searching = move || state.filter.with(|f| !f.search.trim().is_empty());
+    let none = move || found.with(|f| f.is_empty());
+    let count_text = move || {
+        let n = found.with(|f| f.len());
+        if n == 0 {
+            return "No matches".to_string();
+        }
+        let total = count(n, "match", "matches");
+        let at = selected
+            .get()
+            .and_then(|s| found.with(|f| f.iter().position(|m| *m == s)));
+        match at {
+            Some(i) => format!("{} of {total}", i + 1),
+            None => total,
+        }
+    };
+    view! {
+        <div class="graph-find" role="search">
             <input
                 type="search"
                 class="search graph-search"
                 data-testid="graph-search"
                 placeholder="Find in graph…"
-                aria-label="Find a resource in the graph"
+                aria-label="Find a resource in the graph; Enter steps to the next match, Shift+Enter to the previous one"
                 prop:value=move || state.filter.with(|f| f.search.clone())
                 on:input=move |ev| {
                     let value = event_target_value(&ev);
                     state.filter.update(|f| f.search = value);
                 }
-            />
-            <button class="button" data-testid="graph-fit" title="Fit to screen (0)" on:click=move |_| fit()>"Fit"</button>
-            <button class="button" title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| zoom_button(1.25)>"+"</button>
-            <button class="button" title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| zoom_button(0.8)>"−"</button>
-            <span class="toolbar-sep"></span>
-            <button class="button" data-testid="graph-collapse-all" title="Draw every module as one node"
-                on:click=move |_| gs.update_options(|o| {
-                    if let Some(g) = gs.graph.get_untracked() {
-                        o.collapsed = (1..g.0.module_instances.len() as u32).collect();
+                on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                    if ev.key() == "Enter" {
+                        ev.prevent_default();
+                        step(if ev.shift_key() { -1 } else { 1 });
                     }
-                })>"Collapse modules"</button>
-            <button class="button" data-testid="graph-expand-all" title="Show every module's resources"
-                on:click=move |_| gs.update_options(|o| o.collapsed.clear())>"Expand all"</button>
-            <label class="toggle">
-                <input type="checkbox" data-testid="graph-full"
-                    prop:checked=show_unchanged
-                    on:change=move |_| gs.update_options(|o| o.show_unchanged = !o.show_unchanged) />
-                " Full graph"
-            </label>
-            <span class="toolbar-sep"></span>
-            <label class="toggle" title="Also light what the selected resource depends on">
-                <input type="checkbox" data-testid="graph-upstream" prop:checked=move || gs.upstream.get() on:change=toggle(gs.upstream) />
-                " Depends on"
-            </label>
-            <label class="toggle danger" title="Light everything that depends on a delete, replace or forget">
-                <input type="checkbox" data-testid="graph-destructive" prop:checked=move || gs.destructive.get() on:change=toggle(gs.destructive) />
-                " Blast radius of destructive changes"
-            </label>
-            <span class="toolbar-sep"></span>
-            <button class="button" data-testid="graph-export-svg" on:click=export_svg>"Export SVG"</button>
-            <button class="button" data-testid="graph-export-png" on:click=export_png>"Export PNG"</button>
+                }
+            />
+            <Show when=searching>
+                <span class="graph-match-count" data-testid="graph-match-count" aria-live="polite">{count_text}</span>
+                <button class="button graph-step" data-testid="graph-match-prev" title="Previous match (Shift+Enter)"
+                    aria-label="Previous match" disabled=none on:click=move |_| step(-1)>"‹"</button>
+                <button class="button graph-step" data-testid="graph-match-next" title="Next match (Enter)"
+                    aria-label="Next match" disabled=none on:click=move |_| step(1)>"›"</button>
+            </Show>
         </div>
     }
 }
@@ -180,43 +240,103 @@ pub(super) fn GraphStatus(
     }
 }
 
-/// The legend: action symbols and borders, and the marks.
+/// The legend, drawn from the same palette as the canvas (in the page's theme): what each
+/// action's box looks like, the marks, the flags of findings and the rings of highlights.
 #[component]
-pub(super) fn Legend() -> impl IntoView {
-    let items = crate::graph::style::legend()
-        .into_iter()
-        .map(|(action, symbol, label)| {
-            view! {
-                <li>
-                    <span class=format!("legend-swatch action-{}", action.key())>{if symbol.is_empty() { "=" } else { symbol }}</span>
-                    {label}
-                </li>
-            }
-        })
-        .collect_view();
+pub(super) fn Legend(theme: RwSignal<Theme>) -> impl IntoView {
+    let actions = move || {
+        let p = Palette::of(theme.get());
+        crate::graph::style::legend()
+            .into_iter()
+            .map(|(action, symbol, label)| {
+                let st = p.node(action);
+                view! {
+                    <li data-testid=format!("legend-action-{}", action.key())>
+                        <svg class="legend-swatch" width="30" height="18" viewBox="0 0 30 18" aria-hidden="true">
+                            <rect x="1.5" y="1.5" width="27" height="15" rx="2" fill=st.fill stroke=st.stroke
+                                stroke-width=st.border.min(2.5).to_string() stroke-dasharray=dash(st.dash) />
+                            <text x="15" y="13" text-anchor="middle" fill=st.stroke>{if symbol.is_empty() { "=" } else { symbol }}</text>
+                        </svg>
+                        {label}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     let marks = crate::graph::style::MARKS
         .iter()
         .map(|(m, meaning)| view! { <li><span class="legend-mark">{*m}</span>{*meaning}</li> })
         .collect_view();
+    let flags = move || {
+        let p = Palette::of(theme.get());
+        [(true, "deny", "a deny rule flags it"), (false, "warn", "a warn rule flags it")]
+            .into_iter()
+            .map(|(deny, word, meaning)| {
+                let (fill, stroke, ink) = p.flag(deny);
+                view! {
+                    <li data-testid=format!("legend-finding-{word}")>
+                        <svg class="legend-swatch" width="30" height="18" viewBox="0 0 30 18" aria-hidden="true">
+                            <rect x="1" y="2" width="28" height="14" fill=fill stroke=stroke stroke-width="1.5" />
+                            <text x="15" y="13" text-anchor="middle" fill=ink font-weight="bold">{word}</text>
+                        </svg>
+                        {meaning}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    let rings = move || {
+        let p = Palette::of(theme.get());
+        LIT.iter()
+            .map(|&lit| {
+                let r = p.ring(lit);
+                let node = p.node(crate::model::Action::NoOp);
+                view! {
+                    <li data-testid=format!("legend-lit-{}", lit.key())>
+                        <svg class="legend-swatch" width="30" height="18" viewBox="0 0 30 18" aria-hidden="true">
+                            <rect x="3" y="3" width="24" height="12" rx="2" fill="none" stroke=r.colour
+                                stroke-width=r.width.min(4.0).to_string() stroke-opacity=r.alpha.to_string()
+                                stroke-dasharray=dash(r.dash) />
+                            <rect x="7" y="6.5" width="16" height="5" fill=node.fill stroke=node.stroke stroke-width="1" />
+                        </svg>
+                        {lit.meaning()}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
     view! {
-        <details class="graph-legend">
+        <details class="graph-legend" data-testid="graph-legend">
             <summary>"Legend"</summary>
             <ul>
-                {items}
+                {actions}
                 {marks}
-                <li><span class="legend-flag sev-deny">"deny"</span>"a deny rule flags it"</li>
-                <li><span class="legend-flag sev-warn">"warn"</span>"a warn rule flags it"</li>
+                {flags}
+                {rings}
             </ul>
-            <p class="fine">"Arrows point from a dependency to what depends on it. Click a module to expand it, its title to collapse it."</p>
+            <p class="fine">"Red is a destructive change and nothing else. Arrows point from a dependency to what depends on it. Click a module to expand it, its title to collapse it."</p>
         </details>
     }
 }
 
-/// Beside the graph: the diff of the selected resource, or a note for a node only in state.
+/// An SVG dash array, or nothing for a solid line.
+fn dash(pattern: &[f32]) -> Option<String> {
+    (!pattern.is_empty()).then(|| {
+        pattern
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}
+
+/// Beside the graph: the diff of the selected resource, or a note for a node only in state. On a
+/// phone it is a full-screen sheet, opened by tapping a node (`open`) and closed by its Back
+/// button, which keeps the selection lit in the graph.
 #[component]
-pub(super) fn GraphSide() -> impl IntoView {
+pub(super) fn GraphSide(open: RwSignal<bool>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    move || match (state.graph.state_only.get(), state.graph.graph.get()) {
+    let content = move || match (state.graph.state_only.get(), state.graph.graph.get()) {
         (Some(n), Some(g)) => {
             let node = &g.0.graph[NodeIndex::new(n as usize)];
             let address = crate::model::text::visible(&node.address);
@@ -229,5 +349,13 @@ pub(super) fn GraphSide() -> impl IntoView {
             .into_any()
         }
         _ => view! { <diff::DiffPanel /> }.into_any(),
+    };
+    view! {
+        <div class="graph-side" class:open=move || open.get() data-testid="graph-side">
+            <button class="graph-side-back" data-testid="graph-side-back" on:click=move |_| open.set(false)>
+                "← Back to the graph"
+            </button>
+            {content}
+        </div>
     }
 }
