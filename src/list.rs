@@ -1,6 +1,7 @@
 //! The resource list: filters, search, and grouping by module, computed over the document's rows.
 
 use crate::load::fragment::View;
+pub use crate::model::text::contains_ignore_case;
 use crate::model::address::split_module;
 use crate::model::{Action, Document, ResourceRow};
 
@@ -224,20 +225,6 @@ pub fn relative_address<'a>(address: &'a str, module: &str) -> &'a str {
     match split_module(address) {
         (path, rest) if path == module => rest,
         _ => address,
-    }
-}
-
-/// Case-insensitive (Unicode-aware for ASCII-only needles, exact otherwise) substring test without
-/// allocating for the common ASCII case.
-pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
-    if needle.is_ascii() {
-        let n = needle.as_bytes();
-        haystack
-            .as_bytes()
-            .windows(n.len())
-            .any(|w| w.eq_ignore_ascii_case(n))
-    } else {
-        haystack.to_lowercase().contains(&needle.to_lowercase())
     }
 }
 

@@ -7,7 +7,7 @@ use petgraph::graph::NodeIndex;
 
 use super::DepGraph;
 use super::layout::{Layout, LayoutInput, Module, Rect, TITLE_HEIGHT, layout};
-use crate::list::contains_ignore_case;
+use crate::model::text::contains_ignore_case;
 use crate::model::Action;
 
 /// Above this many nodes, the default view collapses modules.

@@ -68,6 +68,20 @@ pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
+/// Case-insensitive (Unicode-aware for ASCII-only needles, exact otherwise) substring test without
+/// allocating for the common ASCII case.
+pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    if needle.is_ascii() {
+        let n = needle.as_bytes();
+        haystack
+            .as_bytes()
+            .windows(n.len())
+            .any(|w| w.eq_ignore_ascii_case(n))
+    } else {
+        haystack.to_lowercase().contains(&needle.to_lowercase())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
