@@ -1,8 +1,8 @@
 //! The resource list: filters, search, and grouping by module, computed over the document's rows.
 
 use crate::load::fragment::View;
-pub use crate::model::text::contains_ignore_case;
 use crate::model::address::split_module;
+pub use crate::model::text::contains_ignore_case;
 use crate::model::{Action, Document, ResourceRow};
 
 /// The action groups a user filters by (all replace orders are one group).

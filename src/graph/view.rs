@@ -7,8 +7,8 @@ use petgraph::graph::NodeIndex;
 
 use super::DepGraph;
 use super::layout::{Layout, LayoutInput, Module, Rect, TITLE_HEIGHT, layout};
-use crate::model::text::contains_ignore_case;
 use crate::model::Action;
+use crate::model::text::contains_ignore_case;
 
 /// Above this many nodes, the default view collapses modules.
 pub const READABLE_NODES: usize = 250;
