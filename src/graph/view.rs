@@ -7,6 +7,7 @@ use petgraph::graph::NodeIndex;
 
 use super::DepGraph;
 use super::layout::{Layout, LayoutInput, Module, Rect, TITLE_HEIGHT, layout};
+use super::style::node_prefix;
 use crate::model::Action;
 use crate::model::text::contains_ignore_case;
 
@@ -20,8 +21,11 @@ pub const MODULE_HEIGHT: f32 = 46.0;
 /// Labels longer than this many characters are shortened to their end, after an ellipsis (unless
 /// that would make two boxes of one cluster read the same).
 pub const MAX_LABEL_CHARS: usize = 44;
-/// Approximate advance of one label character at the view's font size, in px.
-const CHAR_WIDTH: f32 = 7.2;
+/// Advance of one label character at the view's font size (12 px), in px: generous, so labels
+/// fit in the widest common system font (DejaVu Sans averages about 7.4 px).
+const CHAR_WIDTH: f32 = 7.6;
+/// The same for bold text (action symbols and marks, module names).
+const BOLD_CHAR_WIDTH: f32 = 8.2;
 
 /// How the user has folded the graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -363,7 +367,7 @@ impl DepGraph {
         }
         shorten_labels(&mut nodes);
         for node in &mut nodes {
-            node.size.0 = box_width(node);
+            node.size.0 = self.box_width(node);
         }
 
         let mut edges: Vec<(u32, u32)> = g
@@ -620,13 +624,29 @@ fn shorten_labels(nodes: &mut [ViewNode]) {
     }
 }
 
-fn box_width(node: &ViewNode) -> f32 {
-    let text = node.label.chars().count() as f32 * CHAR_WIDTH + 40.0;
-    match &node.kind {
-        ViewNodeKind::Resource(_) => text,
-        ViewNodeKind::Module { mix, .. } => {
-            let badge: usize = mix.segments().iter().map(|(_, s)| s.len() + 2).sum();
-            text.max(badge as f32 * CHAR_WIDTH + 24.0)
+/// Width of bold text: spaces are narrow, symbols and letters about [`BOLD_CHAR_WIDTH`].
+fn bold_width(text: &str) -> f32 {
+    text.chars()
+        .map(|c| if c == ' ' { 4.0 } else { BOLD_CHAR_WIDTH })
+        .sum()
+}
+
+impl DepGraph {
+    /// The width of a box: what the canvas and the SVG draw in it (a resource's action symbol and
+    /// marks, then its label; a module's `▸ name` over its action mix), with padding.
+    fn box_width(&self, node: &ViewNode) -> f32 {
+        let label = node.label.chars().count() as f32 * CHAR_WIDTH;
+        match &node.kind {
+            ViewNodeKind::Resource(n) => {
+                let r = &self.graph[*n];
+                let prefix = node_prefix(r.action, r.is_import, r.is_move, r.is_drifted);
+                14.0 + bold_width(&prefix) + label + 12.0
+            }
+            ViewNodeKind::Module { mix, .. } => {
+                let title = bold_width("▸ ") + node.label.chars().count() as f32 * BOLD_CHAR_WIDTH;
+                let badge: usize = mix.segments().iter().map(|(_, s)| s.len() + 2).sum();
+                (title + 24.0).max(badge as f32 * CHAR_WIDTH + 24.0)
+            }
         }
     }
 }

@@ -191,6 +191,12 @@ async function tool(page, id) {
   return el;
 }
 
+/** Folds the tools behind "More" again (phone), giving the graph its room back. */
+async function closeMore(page) {
+  const more = page.getByTestId("graph-more");
+  if ((await more.isVisible()) && (await more.getAttribute("aria-expanded")) === "true") await more.click();
+}
+
 /** The selected box on the canvas, in page pixels, or null when nothing selected is drawn. */
 async function selectionBox(page) {
   return page.evaluate(() => {
@@ -364,9 +370,13 @@ for (const size of SIZES) {
       await openPlan(page, join(SAMPLES, "web-app-replace.json"));
       await openGraph(page);
       const minimap = page.getByTestId("graph-minimap");
+      await selectBySearch(page, "aws_lb.web", "aws_lb.web");
+      // Zoomed in, so that there is somewhere else to go (the minimap is hidden while everything
+      // is in view).
+      for (let i = 0; i < 2; i++) await (await tool(page, "graph-zoom-in")).click();
+      await closeMore(page);
       await expect(minimap).toHaveAttribute("data-corner", "bottom-right");
       const home = await minimap.boundingBox();
-      await selectBySearch(page, "aws_lb.web", "aws_lb.web");
 
       // Drag the graph so the selected box sits where the minimap is.
       const box = await selectionBox(page);
@@ -386,13 +396,18 @@ for (const size of SIZES) {
         const now = await minimap.boundingBox();
         expect(overlaps(await selectionBox(page), now), `minimap in ${corner} covers the selection`).toBe(false);
       }
-      // Fit puts the selection elsewhere: the minimap comes back to its corner when it is clear.
-      await page.getByTestId("graph-fit").click();
-      await expect.poll(async () => {
-        const sel = await selectionBox(page);
-        return sel && !overlaps(sel, home);
-      }).toBe(true);
+      // Dragged back, the minimap returns to its corner.
+      await page.mouse.move(to.x, to.y);
+      await page.mouse.down();
+      await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+      await page.mouse.move(from.x, from.y, { steps: 4 });
+      await page.mouse.up();
+      await expect.poll(async () => overlaps(await selectionBox(page), home)).toBe(false);
       await expect(minimap).toHaveAttribute("data-corner", "bottom-right");
+      // With the whole graph in view there is nothing to navigate: the minimap steps aside.
+      await page.getByTestId("graph-fit").click();
+      await expect(minimap).toHaveAttribute("data-corner", "hidden");
+      await expect(minimap).toBeHidden();
     });
 
     test("search counts its matches, steps through them and opens the modules that hide them", async ({ page }) => {
@@ -490,27 +505,49 @@ test.describe("The Graph tab on a phone (390×844)", () => {
     await expect(page.getByTestId("graph-side")).toBeHidden();
     expect(await page.evaluate(() => document.scrollingElement.scrollWidth)).toBeLessThanOrEqual(390);
 
-    for (const open of [false, true]) {
-      if (open) await page.getByTestId("graph-more").click();
-      const layout = await page.locator(".graph-toolbar").evaluate((bar) => {
-        const boxes = [...bar.querySelectorAll("button, input, label.toggle, .graph-match-count")]
-          .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden")
+    // Closed, searching, and with More open: nothing in the toolbar overlaps anything else, runs
+    // off the screen or onto the graph, and every control is at least 40 px each way.
+    const toolbarLayout = () =>
+      page.locator(".graph-toolbar").evaluate((bar) => {
+        const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+        const items = [...bar.querySelectorAll("button, input, label.toggle, .graph-match-count")]
+          .filter(shown)
           .filter((el) => !el.closest("label.toggle") || el.matches("label.toggle"))
-          .map((el) => ({ what: el.dataset.testid || el.textContent.trim(), r: el.getBoundingClientRect() }));
-        return { bottom: bar.getBoundingClientRect().bottom, right: bar.getBoundingClientRect().right, boxes: boxes.map((b) => ({ what: b.what, x: b.r.x, y: b.r.y, w: b.r.width, h: b.r.height })) };
+          .map((el) => {
+            const r = el.getBoundingClientRect();
+            return { what: el.dataset.testid || el.textContent.trim(), control: !el.matches(".graph-match-count"), x: r.x, y: r.y, w: r.width, h: r.height };
+          });
+        return { bottom: bar.getBoundingClientRect().bottom, items };
       });
+    const shownTestIds = [];
+    for (const step of ["closed", "searching", "more"]) {
+      if (step === "searching") await page.getByTestId("graph-search").fill("alerts");
+      if (step === "more") await page.getByTestId("graph-more").click();
+      const layout = await toolbarLayout();
       const stage = await page.locator(".graph-stage").boundingBox();
-      expect(layout.bottom).toBeLessThanOrEqual(stage.y + 1);
-      for (const [i, a] of layout.boxes.entries()) {
-        expect(a.h, `${a.what} is ${a.h}px tall`).toBeGreaterThanOrEqual(40);
-        expect(a.w, `${a.what} is ${a.w}px wide`).toBeGreaterThanOrEqual(40);
-        expect(a.x + a.w, `${a.what} runs off the screen`).toBeLessThanOrEqual(390);
-        for (const b of layout.boxes.slice(i + 1)) {
+      expect(layout.bottom, `${step}: the toolbar runs onto the graph`).toBeLessThanOrEqual(stage.y + 1);
+      for (const [i, a] of layout.items.entries()) {
+        shownTestIds.push(a.what);
+        if (a.control) {
+          expect(a.h, `${step}: ${a.what} is ${a.h}px tall`).toBeGreaterThanOrEqual(40);
+          expect(a.w, `${step}: ${a.what} is ${a.w}px wide`).toBeGreaterThanOrEqual(40);
+        }
+        expect(a.x + a.w, `${step}: ${a.what} runs off the screen`).toBeLessThanOrEqual(390);
+        for (const b of layout.items.slice(i + 1)) {
           const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
-          expect(apart, `${a.what} and ${b.what} overlap`).toBe(true);
+          expect(apart, `${step}: ${a.what} and ${b.what} overlap`).toBe(true);
         }
       }
     }
+    for (const id of ["graph-search", "graph-match-next", "graph-match-prev", "graph-fit", "graph-zoom-in", "graph-collapse-all", "graph-export-svg"]) {
+      expect(shownTestIds, `${id} can be reached`).toContain(id);
+    }
+    // Searching and More still leave most of the screen to the graph, redrawn at its new size
+    // rather than stretched.
+    expect((await page.getByTestId("graph-canvas").boundingBox()).height).toBeGreaterThan(200);
+    await expect
+      .poll(() => page.getByTestId("graph-canvas").evaluate((c) => c.height - Math.round(c.clientHeight * devicePixelRatio)))
+      .toBe(0);
     const legend = await page.getByTestId("graph-legend").locator("summary").boundingBox();
     expect(legend.height).toBeGreaterThanOrEqual(40);
   });

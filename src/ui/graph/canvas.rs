@@ -403,12 +403,14 @@ pub(super) fn draw_minimap(c: &web_sys::HtmlCanvasElement, scene: &Scene, (w, h)
 const CORNERS: [&str; 3] = ["bottom-right", "bottom-left", "top-right"];
 
 /// Puts the minimap in the first corner of the stage where it does not cover the selected box
-/// (`selection`, in CSS pixels on the canvas), and hides it when it would cover it in every one.
-/// The corner is the minimap's `data-corner` attribute, which the stylesheet places.
+/// (`selection`, in CSS pixels on the canvas), and hides it when it would cover it in every one,
+/// or when the whole graph is in view (there is nowhere else to go, and it would only cover
+/// nodes). The corner is the minimap's `data-corner` attribute, which the stylesheet places.
 pub(super) fn place_minimap(
     m: &web_sys::HtmlCanvasElement,
     (w, h): (f64, f64),
     selection: Option<&Rect>,
+    everything_in_view: bool,
 ) {
     // The stylesheet's margin around the minimap (0.75rem) plus the ring around the selection.
     let (margin, ring) = (12.0, 8.0);
@@ -429,7 +431,11 @@ pub(super) fn place_minimap(
         let (rw, rh) = (f64::from(r.w) + 2.0 * ring, f64::from(r.h) + 2.0 * ring);
         rx > x + mw || rx + rw < x || ry > y + mh || ry + rh < y
     };
-    let corner = CORNERS.into_iter().find(|c| clear(c)).unwrap_or("hidden");
+    let corner = if everything_in_view {
+        "hidden"
+    } else {
+        CORNERS.into_iter().find(|c| clear(c)).unwrap_or("hidden")
+    };
     if m.get_attribute("data-corner").as_deref() != Some(corner) {
         let _ = m.set_attribute("data-corner", corner);
     }

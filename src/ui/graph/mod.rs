@@ -208,7 +208,14 @@ pub fn GraphPanel() -> impl IntoView {
                 }
             }
             if let Some(m) = minimap.try_get_untracked().flatten() {
-                place_minimap(&m, size(), selection.as_ref());
+                let (w, h) = size();
+                let (x0, y0) = cam.to_world(0.0, 0.0);
+                let (x1, y1) = cam.to_world(w, h);
+                let all_in_view = x0 <= 0.0
+                    && y0 <= 0.0
+                    && x1 >= f64::from(v.0.layout.width)
+                    && y1 >= f64::from(v.0.layout.height);
+                place_minimap(&m, (w, h), selection.as_ref(), all_in_view);
                 draw_minimap(&m, &scene, size());
             }
             if first_frame.replace(false) {
@@ -216,8 +223,7 @@ pub fn GraphPanel() -> impl IntoView {
             }
         });
     });
-    let resize = window_event_listener(ev::resize, move |_| resized.update(|n| *n += 1));
-    on_cleanup(move || resize.remove());
+    watch_size(canvas, resized);
 
     // Steps through the search's matches in plan order (from the selection when it is one):
     // selects the next (`delta` > 0) or previous one, which opens what hides it and centres it.
@@ -436,6 +442,26 @@ pub fn GraphPanel() -> impl IntoView {
             <GraphSide open=sheet />
         </div>
     }
+}
+
+/// Bumps `resized` whenever the canvas changes size: with the window, and when the page around it
+/// changes (a note, the search's second row or the tools behind More on a phone), so the picture
+/// is redrawn at its new size instead of stretched.
+fn watch_size(canvas: NodeRef<html::Canvas>, resized: RwSignal<u32>) {
+    let on_resize = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        resized.try_update(|n| *n += 1);
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else {
+        return;
+    };
+    let watched = StoredValue::new_local((observer, on_resize));
+    Effect::new(move |_| {
+        if let Some(c) = canvas.get() {
+            watched.with_value(|(observer, _)| observer.observe(&c));
+        }
+    });
+    // Cleanups run before the panel's values are dropped, so the observer stops first.
+    on_cleanup(move || watched.with_value(|(observer, _)| observer.disconnect()));
 }
 
 /// The page's theme, kept up to date when the system's colour scheme changes.

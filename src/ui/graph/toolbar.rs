@@ -14,7 +14,8 @@ use crate::model::text::{count, noun};
 use crate::ui::{AppState, diff};
 
 /// The toolbar: search (given as `children`), fit and zoom, folding, highlights and export. On a
-/// phone the folding, highlight and export tools fold behind a "More" button.
+/// phone the zoom buttons (fingers pinch), folding, highlight and export tools fold behind a
+/// "More" button.
 #[component]
 pub(super) fn GraphToolbar(
     /// What is lit, drawn into the exported SVG and PNG.
@@ -46,12 +47,12 @@ pub(super) fn GraphToolbar(
     let more = RwSignal::new(false);
 
     view! {
-        <div class="graph-toolbar" role="toolbar" aria-label="Graph tools">
+        <div class="graph-toolbar" class:more-open=move || more.get() role="toolbar" aria-label="Graph tools">
             {children()}
             <div class="graph-view-tools">
                 <button class="button" data-testid="graph-fit" title="Fit to screen (0)" on:click=move |_| fit()>"Fit"</button>
-                <button class="button" title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| zoom_button(1.25)>"+"</button>
-                <button class="button" title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| zoom_button(0.8)>"−"</button>
+                <button class="button graph-zoom" data-testid="graph-zoom-in" title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| zoom_button(1.25)>"+"</button>
+                <button class="button graph-zoom" data-testid="graph-zoom-out" title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| zoom_button(0.8)>"−"</button>
                 <button class="button graph-more-toggle" data-testid="graph-more"
                     aria-expanded=move || more.get().to_string()
                     on:click=move |_| more.update(|m| *m = !*m)>"More"</button>
@@ -138,11 +139,13 @@ pub(super) fn SearchBar(
                 }
             />
             <Show when=searching>
-                <span class="graph-match-count" data-testid="graph-match-count" aria-live="polite">{count_text}</span>
-                <button class="button graph-step" data-testid="graph-match-prev" title="Previous match (Shift+Enter)"
-                    aria-label="Previous match" disabled=none on:click=move |_| step(-1)>"‹"</button>
-                <button class="button graph-step" data-testid="graph-match-next" title="Next match (Enter)"
-                    aria-label="Next match" disabled=none on:click=move |_| step(1)>"›"</button>
+                <div class="graph-steps">
+                    <span class="graph-match-count" data-testid="graph-match-count" aria-live="polite">{count_text}</span>
+                    <button class="button graph-step" data-testid="graph-match-prev" title="Previous match (Shift+Enter)"
+                        aria-label="Previous match" disabled=none on:click=move |_| step(-1)>"‹"</button>
+                    <button class="button graph-step" data-testid="graph-match-next" title="Next match (Enter)"
+                        aria-label="Next match" disabled=none on:click=move |_| step(1)>"›"</button>
+                </div>
             </Show>
         </div>
     }
@@ -234,7 +237,7 @@ pub(super) fn GraphStatus(
     };
     view! {
         <p class="graph-status" data-testid="graph-status" aria-live="polite">
-            <span data-testid="graph-counts">{text}</span>
+            <span class="graph-counts" data-testid="graph-counts">{text}</span>
             {move || blast().map(|b| view! { <span class="blast" data-testid="graph-blast">{b}</span> })}
         </p>
     }
