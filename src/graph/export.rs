@@ -328,23 +328,32 @@ pub fn view_to_svg(
     }
     for (i, (node, r)) in view.nodes.iter().zip(&view.layout.nodes).enumerate() {
         let opacity = if node.context_only { 0.55 } else { 1.0 };
-        let ring = if highlight.selected == Some(i as u32) {
-            Some(colour::SELECTED)
+        // Rings as the canvas draws them: each highlight its own colour and dash.
+        let lit = if highlight.selected == Some(i as u32) {
+            Some(super::style::Lit::Selected)
         } else if highlight.downstream.get(i).copied().unwrap_or(false) {
-            Some(colour::BLAST)
+            Some(super::style::Lit::Dependent)
         } else if highlight.upstream.get(i).copied().unwrap_or(false) {
-            Some(colour::UPSTREAM)
+            Some(super::style::Lit::Dependency)
         } else {
             None
         };
-        if let Some(ring) = ring {
+        if let Some(ring) = lit.map(|l| super::style::Palette::LIGHT.ring(l)) {
+            let dash: Vec<String> = ring.dash.iter().map(|d| d.to_string()).collect();
             let _ = writeln!(
                 out,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"none\" stroke=\"{ring}\" stroke-width=\"3\"/>",
-                r.x - 4.0,
-                r.y - 4.0,
-                r.w + 8.0,
-                r.h + 8.0
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"8\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>",
+                r.x - ring.gap,
+                r.y - ring.gap,
+                r.w + 2.0 * ring.gap,
+                r.h + 2.0 * ring.gap,
+                ring.colour,
+                ring.width,
+                if dash.is_empty() {
+                    String::new()
+                } else {
+                    format!(" stroke-dasharray=\"{}\"", dash.join(" "))
+                },
             );
         }
         match &node.kind {

@@ -164,6 +164,8 @@ test.describe("Graph view", () => {
     expect(svg).toContain("aws_vpc.main");
     expect(svg).toContain("module.dns");
     expect(svg).toContain("#0f766e"); // lit edges of the blast radius (teal: red is only for destructive changes)
+    // Its rings are dashed, as on the canvas, so they read without colour too.
+    expect(svg).toMatch(/stroke="#0f766e" stroke-width="2.5" stroke-dasharray="7 4"/);
 
     const [pngDownload] = await Promise.all([
       page.waitForEvent("download"),
