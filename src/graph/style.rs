@@ -284,23 +284,14 @@ pub fn segment_fill(key: &str) -> &'static str {
     Palette::LIGHT.segment(key)
 }
 
-/// The light palette's colours by name, for writers that draw in one palette (the SVG export).
+/// The light palette's colours by name, for the SVG export (which always draws in the light
+/// palette); [`Palette::LIGHT`] is where they are decided.
 pub mod colour {
     use super::Palette;
-    /// Flag of a resource a deny rule flags.
-    pub const FINDING_DENY: &str = Palette::LIGHT.finding;
-    /// Flag of a resource a warn rule flags (drawn outlined).
-    pub const FINDING_WARN: &str = Palette::LIGHT.finding;
     /// Edges.
     pub const EDGE: &str = Palette::LIGHT.edge;
     /// Edges on the highlighted blast radius.
     pub const EDGE_HOT: &str = Palette::LIGHT.dependent;
-    /// Ring around nodes in the blast radius.
-    pub const BLAST: &str = Palette::LIGHT.dependent;
-    /// Ring around nodes a selection depends on.
-    pub const UPSTREAM: &str = Palette::LIGHT.dependency;
-    /// Ring around the selected node.
-    pub const SELECTED: &str = Palette::LIGHT.selected;
     /// Module cluster fill.
     pub const CLUSTER_FILL: &str = Palette::LIGHT.cluster_fill;
     /// Module cluster border.
@@ -309,8 +300,6 @@ pub mod colour {
     pub const TEXT: &str = Palette::LIGHT.text;
     /// Faded text of context-only nodes.
     pub const TEXT_FADED: &str = Palette::LIGHT.text_faded;
-    /// Ring around search matches.
-    pub const MATCH: &str = Palette::LIGHT.matched;
 }
 
 /// The legend's entries: action, its symbol, its label.
