@@ -314,9 +314,13 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
             } else {
                 visible(name)
             };
+            let title = label.clone();
             view! {
                 <div class="row module-head" style:top=top data-testid="module-heading">
-                    <span class="module-name">{label}</span>
+                    // A long module path keeps its end too: the last module tells siblings apart.
+                    <span class="module-name keep-end" title=title>
+                        <span dir="ltr">{label}</span>
+                    </span>
                     <span class="n">{count}</span>
                 </div>
             }
@@ -327,7 +331,10 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
             let row = &doc.rows[r as usize];
             let change = doc.change(row);
             let address = change.address.to_string();
-            let shown = visible(&address);
+            // The module path is the heading above: the row shows the rest (the core decides
+            // which), the full address is its title and the detail's heading.
+            let shown = visible(crate::list::address_in_group(doc, row));
+            let full = visible(&address);
             let reason = change.action_reason.as_deref().map(reason::describe);
             let type_name = visible(&doc.resource_types[row.resource_type as usize]);
             let mut marks = Vec::new();
@@ -381,7 +388,10 @@ fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
                     on:click=move |_| state.select(Some(r))
                 >
                     <span class="sym" aria-label=action.label()>{action.symbol()}</span>
-                    <span class="addr">{shown}</span>
+                    // Too long for the row, it loses its start, not the end (`.keep-end`).
+                    <span class="addr keep-end" title=full>
+                        <span dir="ltr">{shown}</span>
+                    </span>
                     {marks
                         .into_iter()
                         .map(|(k, label)| view! { <span class=format!("mark mark-{k}")>{label}</span> })

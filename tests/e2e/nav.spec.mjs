@@ -1,0 +1,179 @@
+// Finding one's way, on a desktop (1400×860) and a phone (390×844): rows under a module heading
+// read relative to it and, when cut, keep the end that tells them apart; from the search box Enter
+// opens the first match and ↓ steps into the list; a filter that hides the selected resource drops
+// it; the logo leads to the landing page (samples, paste) and back to the plan as it was left,
+// with the browser's Back and Forward doing the same.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test, expect, REPO } from "./harness.mjs";
+import { gotoApp, openPlan } from "./helpers.mjs";
+
+const SAMPLES = join(REPO, "samples");
+const REAL = join(REPO, "..", "shared", "fixtures", "real");
+const NESTED = join(REAL, "infracost__terraform_v0_12_plan.json");
+
+/** The logo at the top left. */
+const logo = (page) => page.locator(".topbar a.brand");
+
+const row = (page, address) =>
+  page.locator(`[data-testid=resource-row][data-address="${address.replace(/["\\]/g, "\\$&")}"]`);
+
+/** Addresses of the listed rows, top to bottom. */
+async function listed(page) {
+  return (
+    await page.getByTestId("resource-row").evaluateAll((els) =>
+      els.map((e) => ({ address: e.dataset.address, top: parseFloat(e.style.top) })),
+    )
+  )
+    .sort((a, b) => a.top - b.top)
+    .map((r) => r.address);
+}
+
+/** The module heading a row is listed under (the nearest heading above it). */
+async function headingOf(page, address) {
+  return row(page, address).evaluate((el) => {
+    const top = parseFloat(el.style.top);
+    const heads = [...el.parentElement.querySelectorAll("[data-testid=module-heading]")]
+      .filter((h) => parseFloat(h.style.top) < top)
+      .sort((a, b) => parseFloat(b.style.top) - parseFloat(a.style.top));
+    return heads[0]?.querySelector(".module-name").textContent;
+  });
+}
+
+/** How a row's address is drawn: its text, each character's left edge, the box, and the type's box. */
+async function drawn(page, address) {
+  return row(page, address).evaluate((el) => {
+    const box = el.querySelector(".addr");
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    const chars = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (let i = 0; i < n.length; i++) {
+        const range = document.createRange();
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const r = range.getBoundingClientRect();
+        chars.push({ c: n.data[i], left: r.left, right: r.right });
+      }
+    }
+    const b = box.getBoundingClientRect();
+    const type = el.querySelector(".rtype");
+    const t = type.getBoundingClientRect();
+    const rowBox = el.getBoundingClientRect();
+    return {
+      text: box.textContent,
+      title: box.getAttribute("title"),
+      chars,
+      box: { left: b.left, right: b.right },
+      cut: box.scrollWidth > box.clientWidth,
+      type: { text: type.textContent, right: t.right, cut: type.scrollWidth > type.clientWidth + 1 },
+      rowRight: rowBox.right,
+    };
+  });
+}
+
+/** A plan with one long-keyed resource in a module and one in the root, keys holding dots and quotes. */
+function longKeysPlan() {
+  const key = `_acme-challenge."quoted".eu-west-1.internal.${"very-long-subdomain.".repeat(4)}example.com`;
+  const change = (module, index) => ({
+    address: `${module ? module + "." : ""}aws_route53_record.this[${JSON.stringify(index)}]`,
+    ...(module ? { module_address: module } : {}),
+    mode: "managed",
+    type: "aws_route53_record",
+    name: "this",
+    index,
+    provider_name: "registry.terraform.io/hashicorp/aws",
+    change: { actions: ["create"], before: null, after: { name: index }, after_unknown: { id: true }, before_sensitive: false, after_sensitive: {} },
+  });
+  const changes = [change("", `root.${key}`), change('module.dns["prod.example"]', key)];
+  return {
+    name: "long_keys.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify({ format_version: "1.2", terraform_version: "1.9.0", resource_changes: changes })),
+    addresses: changes.map((c) => c.address),
+  };
+}
+
+/** Opens a shipped sample from the landing page. */
+async function openSample(page, stem) {
+  await page.getByTestId(`sample-${stem}`).click();
+  await expect(page.getByTestId("plan-summary")).toBeVisible();
+  await expect(page.getByTestId("resource-row").first()).toBeVisible();
+}
+
+const SIZES = [
+  ["desktop 1400×860", { viewport: { width: 1400, height: 860 } }],
+  ["phone 390×844", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }],
+];
+
+for (const [size, options] of SIZES) {
+  test.describe(`Navigation, ${size}`, () => {
+    test.use(options);
+    const phone = !!options.isMobile;
+    /** On a phone the detail is a sheet over the whole screen: its Back leads to the list (and
+     * the top bar), keeping the selection. */
+    const closeSheet = async (page) => {
+      if (phone) await page.getByTestId("sheet-back").click();
+    };
+
+    test("rows under a module heading show the address relative to it, the full one on hover and in the detail", async ({ page }) => {
+      test.skip(!existsSync(NESTED), `no real fixtures at ${REAL} (../shared is absent)`);
+      await gotoApp(page);
+      await openPlan(page, NESTED);
+      const cases = [
+        ["module.db.module.db_1.module.db_instance.aws_db_instance.this[0]", "module.db.module.db_1.module.db_instance", "aws_db_instance.this[0]"],
+        ["module.db.module.db_2.module.db_option_group.aws_db_option_group.this[0]", "module.db.module.db_2.module.db_option_group", "aws_db_option_group.this[0]"],
+        ["module.instances.aws_instance.module_instance_named[\"test.2\"]", "module.instances", 'aws_instance.module_instance_named["test.2"]'],
+        ['aws_instance.instance_named["test.2"]', "(root module)", 'aws_instance.instance_named["test.2"]'],
+      ];
+      for (const [address, heading, shown] of cases) {
+        await row(page, address).scrollIntoViewIfNeeded();
+        const seen = await drawn(page, address);
+        expect(seen.text, address).toBe(shown);
+        expect(seen.title, address).toBe(address);
+        expect(await headingOf(page, address), address).toBe(heading);
+        // Whole or cut, the end of the address is on screen, in order, and the type is not cut.
+        const last = seen.chars[seen.chars.length - 1];
+        expect(last.c).toBe(shown[shown.length - 1]);
+        expect(last.right, `${address}: its end is in view`).toBeLessThanOrEqual(seen.box.right + 1);
+        expect(seen.type.cut, `${address}: the type column is cut`).toBe(false);
+        expect(seen.type.right, `${address}: the type column runs off the row`).toBeLessThanOrEqual(seen.rowRight + 1);
+      }
+      // The detail names the resource in full.
+      const [address] = cases[0];
+      await row(page, address).click();
+      await expect(page.getByTestId("diff-address")).toHaveText(address);
+      await expect(page.getByTestId("diff-address")).toBeVisible();
+    });
+
+    test("a long address is cut at its start: its end stays in view, in order, and the type is whole", async ({ page }) => {
+      const plan = longKeysPlan();
+      await gotoApp(page);
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(plan);
+      await expect(page.getByTestId("plan-summary")).toBeVisible();
+      for (const address of plan.addresses) {
+        const seen = await drawn(page, address);
+        const shown = address.replace('module.dns["prod.example"].', "");
+        expect(seen.text, address).toBe(shown);
+        expect(seen.cut, `${address} is too long for the row here`).toBe(true);
+        // Characters are drawn in the text's order (no punctuation moved by bidi rules)...
+        for (let i = 1; i < seen.chars.length; i++) {
+          expect(seen.chars[i].left, `${address}: ${JSON.stringify(seen.chars[i].c)} at ${i}`).toBeGreaterThanOrEqual(seen.chars[i - 1].left - 0.5);
+        }
+        // ...the start is what is cut, the end (`"]`) is in view...
+        expect(seen.chars[0].left).toBeLessThan(seen.box.left);
+        const tail = seen.chars.slice(-13);
+        expect(tail.map((c) => c.c).join("")).toBe('example.com"]');
+        for (const c of tail) {
+          expect(c.left, `${address}: ${JSON.stringify(c.c)} of the end`).toBeGreaterThanOrEqual(seen.box.left - 0.5);
+          expect(c.right).toBeLessThanOrEqual(seen.box.right + 1);
+        }
+        // ...and the type column beside it is whole.
+        expect(seen.type.text).toBe("aws_route53_record");
+        expect(seen.type.cut).toBe(false);
+        expect(seen.type.right).toBeLessThanOrEqual(seen.rowRight + 1);
+        expect(seen.title, address).toBe(address);
+      }
+    });
+
+  });
+}
