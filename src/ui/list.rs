@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::AppState;
+use super::state::Entries;
 use crate::list::{ActionGroup, ListEntry, ListFilter};
 use crate::model::Document;
 use crate::model::reason;
@@ -27,6 +28,40 @@ pub fn focus_search() {
     {
         let _ = el.focus();
     }
+}
+
+/// True when `el` is the list's search box.
+pub fn is_search(el: &web_sys::HtmlElement) -> bool {
+    el.id() == SEARCH_ID
+}
+
+/// When a filter change hides the selected row, the selection is dropped, so the detail never
+/// shows a resource the list no longer has (and the URL and share links do not carry it); the
+/// keyboard cursor goes too when hidden. A row selected while already hidden (from the graph, the
+/// Drift or Rules tab) stays selected: only the change that hides a shown row drops it.
+pub fn drop_hidden_selection(state: AppState) {
+    Effect::new(move |before: Option<(Option<usize>, Entries)>| {
+        let entries = state.entries.get();
+        let plan = state
+            .loaded
+            .with(|l| l.as_ref().map(|l| std::sync::Arc::as_ptr(l) as usize));
+        let shows = |e: &Entries, r: u32| e.0.contains(&ListEntry::Resource(r));
+        // Only a filter change in the same plan: a newly opened plan chooses its own selection.
+        if let Some((_, before)) = before.filter(|(p, _)| *p == plan) {
+            if let Some(r) = state.selected.get_untracked()
+                && shows(&before, r)
+                && !shows(&entries, r)
+            {
+                state.select(None);
+            }
+            if let Some(c) = state.cursor.get_untracked()
+                && !shows(&entries, c)
+            {
+                state.cursor.set(None);
+            }
+        }
+        (plan, entries)
+    });
 }
 
 /// Filter bar and list.

@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
     open::restore_from_url(state);
     open::follow_pasted_links(state);
     install_keyboard(state);
+    list::drop_hidden_selection(state);
 
     let has_plan = move || state.loaded.with(Option::is_some);
     let dragging = RwSignal::new(false);
@@ -169,17 +170,36 @@ fn Tabs() -> impl IntoView {
     }
 }
 
-/// j/k and arrows move, Enter opens the diff, `/` focuses search, Esc clears search, then selection.
+/// j/k and arrows move, Enter opens the diff, `/` focuses search, Esc clears search, then selection;
+/// in the search box, Enter opens the first match and ↓ moves into the list.
 fn install_keyboard(state: AppState) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;
         }
-        let in_field = ev
+        let target = ev
             .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let in_field = target
+            .as_ref()
             .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
         let key = ev.key();
+        // From the search box, Enter opens the first match and ↓ steps into the list (the cursor
+        // on the first match); either way the box lets go of the keys, so j/k/Enter work next.
+        if let Some(search) = target.as_ref().filter(|el| list::is_search(el))
+            && matches!(key.as_str(), "Enter" | "ArrowDown")
+        {
+            if let Some(first) = state.visible_rows().first().copied() {
+                ev.prevent_default();
+                if key == "Enter" {
+                    state.select(Some(first));
+                } else {
+                    state.cursor.set(Some(first));
+                }
+                let _ = search.blur();
+            }
+            return;
+        }
         if key == "Escape" {
             if !state.filter.with_untracked(|f| f.search.is_empty()) {
                 state.filter.update(|f| f.search.clear());

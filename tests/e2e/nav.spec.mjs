@@ -175,5 +175,61 @@ for (const [size, options] of SIZES) {
       }
     });
 
+    test("Enter in the search box opens the only match", async ({ page }) => {
+      await gotoApp(page);
+      await openSample(page, "web-app-replace");
+      const target = "aws_lb_target_group.web";
+      await page.getByTestId("search").fill("target_group");
+      await expect.poll(() => listed(page)).toEqual([target]);
+      await page.getByTestId("search").press("Enter");
+      await expect(page.getByTestId("diff-address")).toHaveText(target);
+      await expect(page.getByTestId("diff-address")).toBeVisible();
+      await expect(row(page, target)).toHaveClass(/\bselected\b/);
+      await expect(page.getByTestId("search")).not.toBeFocused();
+      await expect.poll(() => page.evaluate(() => location.hash)).toContain(`r=${encodeURIComponent(target)}`);
+    });
+
+    test("↓ in the search box moves into the list, then Enter opens the row", async ({ page }) => {
+      await gotoApp(page);
+      await openSample(page, "web-app-replace");
+      await page.getByTestId("search").fill("aws_instance");
+      await expect.poll(async () => (await listed(page)).length).toBeGreaterThan(1);
+      const rows = await listed(page);
+      await page.getByTestId("search").press("ArrowDown");
+      await expect(page.getByTestId("search")).not.toBeFocused();
+      await expect(row(page, rows[0])).toHaveClass(/\bcursor\b/);
+      // The cursor does not open anything by itself.
+      await expect(page.getByTestId("diff-address")).toHaveCount(0);
+      await page.keyboard.press("j");
+      await expect(row(page, rows[1])).toHaveClass(/\bcursor\b/);
+      await page.keyboard.press("Enter");
+      await expect(page.getByTestId("diff-address")).toHaveText(rows[1]);
+      await expect(page.getByTestId("diff-address")).toBeVisible();
+    });
+
+    test("a filter that hides the selected resource drops the selection", async ({ page }) => {
+      await gotoApp(page);
+      await openSample(page, "web-app-replace");
+      const chosen = "aws_lb_target_group.web";
+      await row(page, chosen).click();
+      await expect(page.getByTestId("diff-address")).toHaveText(chosen);
+      // A search the selection still matches keeps it.
+      await page.keyboard.press("/");
+      await page.keyboard.type("lb_");
+      await expect(page.getByTestId("search")).toHaveValue("lb_");
+      await expect(page.getByTestId("diff-address")).toHaveText(chosen);
+      // One that hides it drops it: no diff of a resource the list does not show, none in the URL.
+      await page.keyboard.type("listener");
+      await expect(page.getByTestId("search")).toHaveValue("lb_listener");
+      await expect.poll(() => listed(page)).not.toContain(chosen);
+      await expect(page.getByTestId("diff-address")).toHaveCount(0);
+      await expect(page.locator(".row.selected")).toHaveCount(0);
+      await expect.poll(() => page.evaluate(() => location.hash)).not.toContain("r=");
+      // Clearing the search does not bring back a selection the reviewer saw go.
+      await page.getByTestId("search").fill("");
+      await expect.poll(() => listed(page)).toContain(chosen);
+      await expect(page.getByTestId("diff-address")).toHaveCount(0);
+    });
+
   });
 }
