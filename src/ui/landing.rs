@@ -1,18 +1,53 @@
-//! The start page: drop zone, file picker, paste box and the samples.
+//! The start page: drop zone, file picker, paste box and the samples; with a plan open (the logo
+//! was clicked), the way back to it.
 
 use leptos::prelude::*;
 
 use super::AppState;
 use super::open::{SAMPLES, open_sample, open_text};
 use crate::load::{MAX_FILE_BYTES, error::megabytes};
+use crate::model::text::visible;
 
 /// Shown while no plan is open.
 #[component]
 pub fn Landing() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pasted = RwSignal::new(String::new());
+    // Reached by the logo with a plan open: the way back to it, as it was left.
+    let open_plan = move || {
+        state.loaded.with(|l| {
+            l.as_ref().map(|l| {
+                let name = visible(&l.doc.name);
+                let selected = state
+                    .selected
+                    .get()
+                    .and_then(|r| l.doc.rows.get(r as usize))
+                    .map(|row| visible(&l.doc.change(row).address));
+                (name, selected)
+            })
+        })
+    };
     view! {
         <main class="landing">
+            {move || open_plan().map(|(name, selected)| view! {
+                <section class="back-to-plan" data-testid="open-plan">
+                    <button
+                        class="button"
+                        data-testid="back-to-plan"
+                        on:click=move |_| super::url::back_to_plan(state)
+                    >
+                        "← Back to " {name}
+                    </button>
+                    <span class="fine">
+                        {match selected {
+                            Some(address) => view! {
+                                "Still open, with " <code>{address}</code> " selected, its tab and filters as you left them."
+                            }.into_any(),
+                            None => "Still open, its tab and filters as you left them.".into_any(),
+                        }}
+                    </span>
+                </section>
+            })}
             <section class="drop-zone" data-testid="drop-zone">
                 <h1>"Open a Terraform plan"</h1>
                 <p class="lead">
@@ -46,7 +81,7 @@ pub fn Landing() -> impl IntoView {
                     state.pending_view.get().and_then(|v| v.address).map(|a| view! {
                         <p class="pending">
                             "Reopen your plan to return to "
-                            <code>{crate::model::text::visible(&a)}</code>
+                            <code>{visible(&a)}</code>
                             "."
                         </p>
                     })

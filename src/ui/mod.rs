@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
     open::restore_from_url(state);
     open::follow_pasted_links(state);
     install_keyboard(state);
+    let home = url::follow_history(state);
     list::drop_hidden_selection(state);
 
     let has_plan = move || state.loaded.with(Option::is_some);
@@ -70,7 +71,20 @@ pub fn App() -> impl IntoView {
             }
         >
             <header class="topbar">
-                <a class="brand" href="./" title="Planlens home">
+                // With a plan open, the logo shows the landing page (samples, paste) over it; the
+                // landing page leads back to the plan as it was.
+                <a
+                    class="brand"
+                    href="./"
+                    title="Planlens home: open another plan, a sample or pasted JSON"
+                    on:click=move |ev: ev::MouseEvent| {
+                        let new_tab = ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0;
+                        if !new_tab && state.loaded.with_untracked(Option::is_some) {
+                            ev.prevent_default();
+                            home.show();
+                        }
+                    }
+                >
                     <span class="brand-mark" aria-hidden="true">"◆"</span>
                     " Planlens"
                 </a>
@@ -110,7 +124,7 @@ pub fn App() -> impl IntoView {
             </header>
             <open::Progress />
             <open::ErrorBanner />
-            <Show when=has_plan fallback=|| view! { <landing::Landing /> }>
+            <Show when=move || has_plan() && !state.home.get() fallback=|| view! { <landing::Landing /> }>
                 <summary::SummaryPanel />
                 <Tabs />
             </Show>
@@ -214,7 +228,8 @@ fn install_keyboard(state: AppState) {
             }
             return;
         }
-        if in_field || state.loaded.with_untracked(Option::is_none) {
+        // The landing page (the logo was clicked) has no list to move through.
+        if in_field || state.loaded.with_untracked(Option::is_none) || state.home.get_untracked() {
             return;
         }
         match key.as_str() {

@@ -98,6 +98,9 @@ pub struct AppState {
     pub written_hash: StoredValue<String>,
     /// The Share dialog is open.
     pub sharing: RwSignal<bool>,
+    /// The landing page shows although a plan is open (the logo was clicked); the plan, its tab,
+    /// selection and filters stay as they were for the way back.
+    pub home: RwSignal<bool>,
     /// The list's entries for the current plan and filter.
     pub entries: Memo<Entries>,
     /// The dependency graph and how it is shown.
@@ -128,6 +131,7 @@ impl AppState {
             pending_view: RwSignal::new(None),
             written_hash: StoredValue::new(String::new()),
             sharing: RwSignal::new(false),
+            home: RwSignal::new(false),
             entries,
             graph: GraphState::new(loaded),
             rules: RulesState::new(loaded),

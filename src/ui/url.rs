@@ -2,7 +2,10 @@
 //! `?url=`. What a reload, a pasted link or a shared link reopens. The fragment is never sent to a
 //! server.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
+use wasm_bindgen::JsValue;
 
 use super::{AppState, PlanSource, Tab};
 pub use crate::load::fragment::{Fragment, View};
@@ -55,6 +58,10 @@ pub fn current_view(state: AppState) -> View {
 /// (replacing the history entry, so moving through the list does not fill the back button).
 pub fn sync_fragment(state: AppState) {
     Effect::new(move |_| {
+        // The landing page's entry keeps its own address (see `Home`).
+        if state.home.get() {
+            return;
+        }
         let frag = state.loaded.with(|l| {
             let l = l.as_ref()?;
             let (sample, plan, name) = match &l.source {
@@ -96,4 +103,102 @@ pub fn sync_fragment(state: AppState) {
         }
         state.written_hash.set_value(hash);
     });
+}
+
+/// The history state of the entry the logo pushes: the landing page over an open plan.
+const LANDING: &str = "planlens:landing";
+
+/// True when the current history entry is a landing page the logo pushed.
+fn on_landing_entry() -> bool {
+    window()
+        .history()
+        .and_then(|h| h.state())
+        .ok()
+        .and_then(|s| s.as_string())
+        .is_some_and(|s| s == LANDING)
+}
+
+/// The landing page shown over an open plan, in step with the browser's history: the logo pushes
+/// an entry at the site's own address (no query, no fragment), so Back returns to the plan's entry
+/// and Forward to the landing page again, and neither opens the plan a second time.
+#[derive(Clone, Copy)]
+pub struct Home {
+    state: AppState,
+    /// The fragment of the plan's entry when the landing page was shown: coming back to exactly
+    /// it shows the plan as it was left (tab, selection, filters), without reopening it.
+    left_at: StoredValue<Option<String>>,
+}
+
+impl Home {
+    /// The logo was clicked: shows the landing page (samples, paste, file picker) and keeps the
+    /// plan open behind it. Nothing to do when no plan is open or the landing page already shows.
+    pub fn show(self) {
+        let state = self.state;
+        if state.home.get_untracked() || state.loaded.with_untracked(Option::is_none) {
+            return;
+        }
+        self.left_at.set_value(Some(current_hash()));
+        let path = window().location().pathname().unwrap_or_default();
+        let _ = window()
+            .history()
+            .and_then(|h| h.push_state_with_url(&JsValue::from_str(LANDING), "", Some(&path)));
+        // A pushed entry fires no hashchange; this keeps a later one from reading as a pasted link.
+        state.written_hash.set_value(current_hash());
+        state.home.set(true);
+    }
+}
+
+/// "Back to the plan" on the landing page: the browser's Back when the logo pushed this entry (so
+/// Back and Forward keep meaning the same), else simply the plan again.
+pub fn back_to_plan(state: AppState) {
+    if on_landing_entry() && window().history().and_then(|h| h.back()).is_ok() {
+        return;
+    }
+    state.home.set(false);
+}
+
+/// Follows Back and Forward between an open plan and the landing page, keeps the landing page
+/// across a reload (the plan this tab kept reopens behind it), and leaves it when another plan
+/// opens. Call after `open::restore_from_url`, which reopens that plan.
+pub fn follow_history(state: AppState) -> Home {
+    let home = Home {
+        state,
+        left_at: StoredValue::new(None),
+    };
+    if on_landing_entry() && state.loaded.with_untracked(Option::is_some) {
+        state.home.set(true);
+    }
+    // A popstate comes before the hashchange `open::follow_pasted_links` watches: recording the
+    // fragment as this app's own here tells it there is nothing to open.
+    let handle = window_event_listener(leptos::ev::popstate, move |_| {
+        let here = current_hash();
+        if on_landing_entry() {
+            if state.loaded.with_untracked(Option::is_some) {
+                home.left_at.set_value(Some(state.written_hash.get_value()));
+                state.written_hash.set_value(here);
+                state.home.set(true);
+            }
+        } else if state.home.get_untracked() {
+            let left_here = home.left_at.get_value().as_deref() == Some(here.as_str());
+            if left_here || here == state.written_hash.get_value() {
+                state.written_hash.set_value(here);
+                state.home.set(false);
+            }
+            // Otherwise the entry names another view (the plan's entry from before a reload of
+            // the landing page, say): the hashchange that follows opens it
+            // (`open::follow_pasted_links`), and the landing page gives way once it is open.
+        }
+    });
+    on_cleanup(move || handle.remove());
+    // Another plan opened (from the landing page or by a pasted link) is shown at once.
+    Effect::new(move |before: Option<Option<usize>>| {
+        let now = state
+            .loaded
+            .with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
+        if before.is_some_and(|b| b != now) {
+            state.home.set(false);
+        }
+        now
+    });
+    home
 }

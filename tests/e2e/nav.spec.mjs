@@ -112,7 +112,8 @@ for (const [size, options] of SIZES) {
     /** On a phone the detail is a sheet over the whole screen: its Back leads to the list (and
      * the top bar), keeping the selection. */
     const closeSheet = async (page) => {
-      if (phone) await page.getByTestId("sheet-back").click();
+      const back = page.getByTestId("sheet-back");
+      if (phone && (await back.isVisible())) await back.click();
     };
 
     test("rows under a module heading show the address relative to it, the full one on hover and in the detail", async ({ page }) => {
@@ -231,5 +232,94 @@ for (const [size, options] of SIZES) {
       await expect(page.getByTestId("diff-address")).toHaveCount(0);
     });
 
+    test("the logo leads to the landing page and back to the plan with its tab, selection and filters", async ({ page }) => {
+      await gotoApp(page);
+      await openSample(page, "web-app-replace");
+      const chosen = "aws_lb_target_group.web";
+      await page.getByTestId("search").fill("aws_lb");
+      await row(page, chosen).click();
+      await expect(page.getByTestId("diff-address")).toHaveText(chosen);
+      await closeSheet(page);
+      const planHash = await page.evaluate(() => location.hash);
+      expect(planHash).toContain("sample=web-app-replace");
+      expect(planHash).toContain(`r=${encodeURIComponent(chosen)}`);
+
+      const onLanding = async () => {
+        await expect(page.getByTestId("drop-zone")).toBeVisible();
+        await expect(page.getByTestId("sample-modules-for-each")).toBeVisible();
+        await expect(page.getByTestId("paste-box")).toBeVisible();
+        await expect(page.getByTestId("back-to-plan")).toContainText("web-app-replace.json");
+        await expect(page.getByTestId("open-plan")).toContainText(chosen);
+        await expect(page.getByTestId("resource-row")).toHaveCount(0);
+        // The landing page is the site's own address: nothing of the plan's view in it.
+        expect(await page.evaluate(() => location.hash)).toBe("");
+      };
+      const onPlan = async (tab = "resources") => {
+        await expect(page.getByTestId("drop-zone")).toHaveCount(0);
+        await expect(page.getByTestId(`tab-${tab}`)).toHaveAttribute("aria-selected", "true");
+        if (tab === "resources") {
+          await expect(page.getByTestId("search")).toHaveValue("aws_lb");
+          await expect(row(page, chosen)).toHaveClass(/\bselected\b/);
+          await expect(page.getByTestId("diff-address")).toHaveText(chosen);
+          // Beside the list on a desktop (on a phone, a sheet opened from the selected row).
+          if (!phone) await expect(page.getByTestId("diff-address")).toBeVisible();
+        }
+        await expect.poll(() => page.evaluate(() => location.hash)).toContain(`r=${encodeURIComponent(chosen)}`);
+      };
+
+      // The logo, then the landing page's way back.
+      await logo(page).click();
+      await onLanding();
+      await page.getByTestId("back-to-plan").click();
+      await onPlan();
+      expect(await page.evaluate(() => location.hash)).toBe(planHash);
+
+      // The browser's Back and Forward go between the two, without opening the plan again.
+      await logo(page).click();
+      await onLanding();
+      await page.goBack();
+      await onPlan();
+      expect(await page.evaluate(() => location.hash)).toBe(planHash);
+      await page.goForward();
+      await onLanding();
+      await page.goBack();
+      await onPlan();
+
+      // Another tab is kept too.
+      await page.getByTestId("tab-outputs").click();
+      await logo(page).click();
+      await onLanding();
+      await page.getByTestId("back-to-plan").click();
+      await onPlan("outputs");
+
+      // From the landing page a sample opens as usual, and its view replaces the landing page's
+      // address (Back then returns to the plan before it).
+      await logo(page).click();
+      await onLanding();
+      await openSample(page, "modules-for-each");
+      await expect.poll(() => page.evaluate(() => location.hash)).toContain("sample=modules-for-each");
+      await expect(page.getByTestId("back-to-plan")).toHaveCount(0);
+      await page.goBack();
+      await expect(page.locator(".topbar .doc-name")).toHaveText("web-app-replace.json");
+      await expect(page.getByTestId("tab-outputs")).toHaveAttribute("aria-selected", "true");
+    });
+
+    test("a reload on the landing page stays there and still leads back to the plan", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(SAMPLES, "modules-for-each.json"));
+      const rows = await listed(page);
+      await row(page, rows[1]).click();
+      await expect(page.getByTestId("diff-address")).toHaveText(rows[1]);
+      await closeSheet(page);
+      await logo(page).click();
+      await expect(page.getByTestId("drop-zone")).toBeVisible();
+      await page.reload();
+      await expect(page.getByTestId("drop-zone")).toBeVisible();
+      await expect(page.getByTestId("back-to-plan")).toContainText("modules-for-each.json");
+      await page.getByTestId("back-to-plan").click();
+      await expect(page.getByTestId("drop-zone")).toHaveCount(0);
+      await expect(row(page, rows[1])).toHaveClass(/\bselected\b/);
+      await expect(page.getByTestId("diff-address")).toHaveText(rows[1]);
+    });
   });
 }
