@@ -105,9 +105,15 @@ pub fn DriftPanel() -> impl IntoView {
                             {(drift.not_relevant > 0).then_some(" Not relevant: the plan's changes do not depend on what changed (relevant_attributes).")}
                         </span>
                     </div>
-                    <div class="drift-workspace">
+                    // On a phone the detail is a full-screen sheet, as in the Resources tab.
+                    <div class="drift-workspace" class:detail-open=move || state.showing_detail()>
                         <ul class="drift-list" data-testid="drift-list">{items}</ul>
-                        <DriftDetail />
+                        <div class="detail-sheet" data-testid="drift-sheet">
+                            <button class="sheet-back" data-testid="drift-sheet-back" on:click=move |_| state.detail_open.set(false)>
+                                "← Back to the drift list"
+                            </button>
+                            <DriftDetail />
+                        </div>
                     </div>
                 </section>
             }

@@ -13,8 +13,9 @@ use crate::model::Document;
 use crate::model::reason;
 use crate::model::text::visible;
 
-/// Height of one list line in pixels; must match `.row` in style/main.css.
-const ROW_HEIGHT: f64 = 28.0;
+/// Height of one list line in pixels until the style sheet says otherwise (`--row-h` in
+/// style/main.css, taller on touch screens and phones, is read by [`row_height`]).
+const DEFAULT_ROW_HEIGHT: f64 = 28.0;
 /// Rows rendered above and below the visible ones.
 const OVERSCAN: usize = 12;
 
@@ -85,92 +86,121 @@ fn FilterBar() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // On a phone the action chips and the selects fold behind a "Filters" button, so the list
+    // keeps the screen; wider screens always show them (the button is hidden there).
+    let more_open = RwSignal::new(false);
+    let active = move || {
+        state.filter.with(|f| {
+            f.actions.len()
+                + [f.module, f.provider, f.resource_type]
+                    .iter()
+                    .filter(|x| x.is_some())
+                    .count()
+                + usize::from(f.show_no_ops)
+        })
+    };
     view! {
         <div class="filters">
-            <input
-                id=SEARCH_ID
-                type="search"
-                data-testid="search"
-                placeholder="Search addresses  ( / )"
-                aria-label="Search addresses"
-                autocomplete="off"
-                spellcheck="false"
-                prop:value=move || state.filter.with(|f| f.search.clone())
-                on:input=move |ev| {
-                    let v = event_target_value(&ev);
-                    state.filter.update(|f| f.search = v);
-                }
-            />
-            <div class="action-chips" role="group" aria-label="Filter by action">
-                {move || {
-                    counts
-                        .get()
-                        .into_iter()
-                        .filter(|(g, n)| *n > 0 || *g == ActionGroup::NoOp)
-                        .map(|(group, n)| {
-                            let active = move || state.filter.with(|f| f.actions.contains(&group));
-                            view! {
-                                <button
-                                    class=format!("action-chip a-{}", group.key())
-                                    data-testid=format!("filter-{}", group.key())
-                                    aria-pressed=move || active().to_string()
-                                    on:click=move |_| {
-                                        state.filter.update(|f| {
-                                            if let Some(i) = f.actions.iter().position(|g| *g == group) {
-                                                f.actions.remove(i);
-                                            } else {
-                                                f.actions.push(group);
-                                                f.actions.sort();
-                                            }
-                                        })
-                                    }
-                                >
-                                    {group.key()}
-                                    " "
-                                    <span class="n">{n}</span>
-                                </button>
-                            }
-                        })
-                        .collect_view()
-                }}
+            <div class="search-row">
+                <input
+                    id=SEARCH_ID
+                    type="search"
+                    data-testid="search"
+                    placeholder="Search addresses  ( / )"
+                    aria-label="Search addresses"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=move || state.filter.with(|f| f.search.clone())
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        state.filter.update(|f| f.search = v);
+                    }
+                />
+                <button
+                    class="button button-quiet more-filters"
+                    data-testid="more-filters"
+                    aria-expanded=move || more_open.get().to_string()
+                    aria-controls="filter-more"
+                    on:click=move |_| more_open.update(|o| *o = !*o)
+                >
+                    {move || match active() {
+                        0 => "Filters".to_string(),
+                        n => format!("Filters ({n})"),
+                    }}
+                </button>
             </div>
-            <div class="selects">
-                <FilterSelect
-                    testid="filter-module"
-                    label="Module"
-                    all="All modules"
-                    root=Some("(root module)")
-                    names=|d| &d.modules
-                    field=|f| &mut f.module
-                />
-                <FilterSelect
-                    testid="filter-provider"
-                    label="Provider"
-                    all="All providers"
-                    root=None
-                    names=|d| &d.providers
-                    field=|f| &mut f.provider
-                />
-                <FilterSelect
-                    testid="filter-type"
-                    label="Resource type"
-                    all="All types"
-                    root=None
-                    names=|d| &d.resource_types
-                    field=|f| &mut f.resource_type
-                />
-                <label class="toggle">
-                    <input
-                        type="checkbox"
-                        data-testid="show-no-ops"
-                        prop:checked=move || state.filter.with(|f| f.show_no_ops)
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            state.filter.update(|f| f.show_no_ops = on);
-                        }
+            <div id="filter-more" class="filter-more" class:folded=move || !more_open.get()>
+                <div class="action-chips" role="group" aria-label="Filter by action">
+                    {move || {
+                        counts
+                            .get()
+                            .into_iter()
+                            .filter(|(g, n)| *n > 0 || *g == ActionGroup::NoOp)
+                            .map(|(group, n)| {
+                                let active = move || state.filter.with(|f| f.actions.contains(&group));
+                                view! {
+                                    <button
+                                        class=format!("action-chip a-{}", group.key())
+                                        data-testid=format!("filter-{}", group.key())
+                                        aria-pressed=move || active().to_string()
+                                        on:click=move |_| {
+                                            state.filter.update(|f| {
+                                                if let Some(i) = f.actions.iter().position(|g| *g == group) {
+                                                    f.actions.remove(i);
+                                                } else {
+                                                    f.actions.push(group);
+                                                    f.actions.sort();
+                                                }
+                                            })
+                                        }
+                                    >
+                                        {group.key()}
+                                        " "
+                                        <span class="n">{n}</span>
+                                    </button>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </div>
+                <div class="selects">
+                    <FilterSelect
+                        testid="filter-module"
+                        label="Module"
+                        all="All modules"
+                        root=Some("(root module)")
+                        names=|d| &d.modules
+                        field=|f| &mut f.module
                     />
-                    " Show unchanged"
-                </label>
+                    <FilterSelect
+                        testid="filter-provider"
+                        label="Provider"
+                        all="All providers"
+                        root=None
+                        names=|d| &d.providers
+                        field=|f| &mut f.provider
+                    />
+                    <FilterSelect
+                        testid="filter-type"
+                        label="Resource type"
+                        all="All types"
+                        root=None
+                        names=|d| &d.resource_types
+                        field=|f| &mut f.resource_type
+                    />
+                    <label class="toggle">
+                        <input
+                            type="checkbox"
+                            data-testid="show-no-ops"
+                            prop:checked=move || state.filter.with(|f| f.show_no_ops)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                state.filter.update(|f| f.show_no_ops = on);
+                            }
+                        />
+                        " Show unchanged"
+                    </label>
+                </div>
             </div>
             <p class="list-count" data-testid="list-count">
                 {move || {
@@ -230,16 +260,33 @@ fn FilterSelect(
     }
 }
 
+/// The height of one list line as the style sheet sets it (`--row-h` on the list), in pixels.
+fn row_height(el: &web_sys::Element) -> f64 {
+    window()
+        .get_computed_style(el)
+        .ok()
+        .flatten()
+        .and_then(|style| style.get_property_value("--row-h").ok())
+        .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+        .filter(|h| *h >= 1.0)
+        .unwrap_or(DEFAULT_ROW_HEIGHT)
+}
+
 #[component]
 fn VirtualList() -> impl IntoView {
     let state = expect_context::<AppState>();
     let viewport = NodeRef::<html::Div>::new();
     let scroll_top = RwSignal::new(0.0f64);
     let height = RwSignal::new(600.0f64);
+    let row_h = RwSignal::new(DEFAULT_ROW_HEIGHT);
 
     let measure = move || {
         if let Some(el) = viewport.get_untracked() {
             height.set(el.client_height().max(1) as f64);
+            let h = row_height(&el);
+            if h != row_h.get_untracked() {
+                row_h.set(h);
+            }
         }
     };
     Effect::new(move |_| {
@@ -273,25 +320,26 @@ fn VirtualList() -> impl IntoView {
         let Some(el) = viewport.get_untracked() else {
             return;
         };
-        let top = at as f64 * ROW_HEIGHT;
+        let row_h = row_h.get_untracked();
+        let top = at as f64 * row_h;
         let view_top = el.scroll_top() as f64;
         let view_h = el.client_height() as f64;
         if top < view_top {
             el.set_scroll_top(top as i32);
-        } else if top + ROW_HEIGHT > view_top + view_h {
-            el.set_scroll_top((top + ROW_HEIGHT - view_h) as i32);
+        } else if top + row_h > view_top + view_h {
+            el.set_scroll_top((top + row_h - view_h) as i32);
         }
     });
 
     let window_rows = move || {
-        let (top, h) = (scroll_top.get(), height.get());
+        let (top, h, row_h) = (scroll_top.get(), height.get(), row_h.get());
         state.entries.with(|e| {
             let n = e.0.len();
-            let first = ((top / ROW_HEIGHT) as usize)
-                .saturating_sub(OVERSCAN)
-                .min(n);
-            let last = (first + (h / ROW_HEIGHT) as usize + 2 * OVERSCAN + 1).min(n);
-            (first..last).map(|i| (i, e.0[i])).collect::<Vec<_>>()
+            let first = ((top / row_h) as usize).saturating_sub(OVERSCAN).min(n);
+            let last = (first + (h / row_h) as usize + 2 * OVERSCAN + 1).min(n);
+            (first..last)
+                .map(|i| (i, e.0[i], row_h))
+                .collect::<Vec<_>>()
         })
     };
 
@@ -308,10 +356,10 @@ fn VirtualList() -> impl IntoView {
         >
             <div
                 class="list-spacer"
-                style:height=move || format!("{}px", state.entries.with(|e| e.0.len()) as f64 * ROW_HEIGHT)
+                style:height=move || format!("{}px", state.entries.with(|e| e.0.len()) as f64 * row_h.get())
             >
-                <For each=window_rows key=|(i, e)| (*i, *e) let:item>
-                    <ListLine index=item.0 entry=item.1 />
+                <For each=window_rows key=|(i, e, h)| (*i, *e, h.to_bits()) let:item>
+                    <ListLine index=item.0 entry=item.1 row_h=item.2 />
                 </For>
             </div>
             {move || {
@@ -335,9 +383,9 @@ fn VirtualList() -> impl IntoView {
 }
 
 #[component]
-fn ListLine(index: usize, entry: ListEntry) -> impl IntoView {
+fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let top = format!("{}px", index as f64 * ROW_HEIGHT);
+    let top = format!("{}px", index as f64 * row_h);
     let Some(loaded) = state.loaded.get_untracked() else {
         return ().into_any();
     };

@@ -169,10 +169,17 @@ fn Tabs() -> impl IntoView {
             {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}
         </nav>
         {move || match state.tab.get() {
+            // On a phone the detail is a full-screen sheet over the list, opened by selecting a
+            // row; its Back button (hidden on wider screens) closes it and keeps the selection.
             Tab::Resources => view! {
-                <div class="workspace">
+                <div class="workspace" class:detail-open=move || state.showing_detail()>
                     <list::ResourceList />
-                    <diff::DiffPanel />
+                    <div class="detail-sheet" data-testid="detail-sheet">
+                        <button class="sheet-back" data-testid="sheet-back" on:click=move |_| state.detail_open.set(false)>
+                            "← Back to the list"
+                        </button>
+                        <diff::DiffPanel />
+                    </div>
                 </div>
             }.into_any(),
             Tab::Graph => view! { <graph::GraphPanel /> }.into_any(),

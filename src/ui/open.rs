@@ -260,10 +260,13 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
                 new.notes = doc.notes.clone();
             }
             let selected = state.selected.get_untracked();
+            let detail_open = state.detail_open.get_untracked();
             state
                 .loaded
                 .set(Some(Arc::new(analyse(new, loaded.source.clone()))));
+            // The same view: the selection, and its detail (a phone's sheet) open or closed.
             state.select(selected);
+            state.detail_open.set(detail_open);
         }
         Err(e) => fail(state, e.to_string()),
     }

@@ -98,6 +98,9 @@ pub struct AppState {
     pub written_hash: StoredValue<String>,
     /// The Share dialog is open.
     pub sharing: RwSignal<bool>,
+    /// The selection's detail is open: on a phone, the full-screen sheet over the list. Selecting
+    /// opens it; its Back button closes it and keeps the selection.
+    pub detail_open: RwSignal<bool>,
     /// The landing page shows although a plan is open (the logo was clicked); the plan, its tab,
     /// selection and filters stay as they were for the way back.
     pub home: RwSignal<bool>,
@@ -131,6 +134,7 @@ impl AppState {
             pending_view: RwSignal::new(None),
             written_hash: StoredValue::new(String::new()),
             sharing: RwSignal::new(false),
+            detail_open: RwSignal::new(false),
             home: RwSignal::new(false),
             entries,
             graph: GraphState::new(loaded),
@@ -185,6 +189,12 @@ impl AppState {
         }
         self.selected.set(row);
         self.cursor.set(row);
+        self.detail_open.set(row.is_some());
+    }
+
+    /// True while the selection's detail is open (on a phone, the sheet over the list).
+    pub fn showing_detail(&self) -> bool {
+        self.detail_open.get() && self.selected.with(Option::is_some)
     }
 }
 

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";
-import { gotoApp, openPlan } from "./helpers.mjs";
+import { gotoApp, openPlan, closeDetail } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
 const REAL = join(REPO, "..", "shared", "fixtures", "real");
@@ -192,6 +192,7 @@ for (const [device, viewport] of [
         await expect(page.getByTestId("drift-address")).toHaveText(address);
         await expect(page.getByTestId("drift-effect"), address).toHaveText(`Changed outside Terraform. ${sentence}`);
         await expect(page.getByTestId("drift-attribute-effect"), address).toHaveText(effects);
+        await closeDetail(page);
       }
       // The case the issue saw: a header saying "keeps" over a table saying "set to another value".
       await item(page, "aws_instance.app").click();
@@ -215,6 +216,7 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("drift-deleted-id")).toHaveText("acme-prod-logs");
       await page.screenshot({ path: test.info().outputPath(`drift-deleted-${device}.png`), fullPage: true });
 
+      await closeDetail(page);
       await page.getByTestId("tab-rules").click();
       const finding = page.getByTestId("finding").filter({ hasText: "aws_s3_bucket.logs" });
       await expect(finding).toContainText("Structural drift on aws_s3_bucket.logs needs a human: deleted outside Terraform: aws_s3_bucket, id acme-prod-logs");

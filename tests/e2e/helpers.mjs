@@ -19,3 +19,14 @@ export async function openPlan(page, path) {
   await expect(page.getByTestId("plan-summary")).toBeVisible();
   await expect(page.getByTestId("load-error")).toHaveCount(0);
 }
+
+/**
+ * On a phone the selection's detail is a full-screen sheet over the list and the tabs; its Back
+ * button closes it and keeps the selection. Does nothing where there is no sheet (desktop).
+ */
+export async function closeDetail(page) {
+  for (const id of ["sheet-back", "drift-sheet-back"]) {
+    const back = page.getByTestId(id);
+    if (await back.isVisible()) await back.click();
+  }
+}

@@ -2,7 +2,7 @@
 // both share links and the Markdown comment; the Share dialog says plainly when a plan has no
 // marks and offers the redacted link first; the user's own patterns mask more and are kept.
 import { test, expect, REPO } from "./harness.mjs";
-import { gotoApp, openPlan } from "./helpers.mjs";
+import { gotoApp, openPlan, closeDetail } from "./helpers.mjs";
 
 const OLD_PLAN = `${REPO}tests/fixtures/tf0_14_unmarked_secrets.json`;
 const MARKED_PLAN = `${REPO}tests/fixtures/share_secrets.json`;
@@ -20,9 +20,11 @@ for (const [width, height] of [[1400, 860], [390, 844]]) {
       await expect(tree).toContainText("password");
       await expect(tree).toContainText("(sensitive value)");
       await expect(tree).toContainText('identifier = "orders"');
+      await closeDetail(page);
       await page.locator('[data-testid=resource-row][data-address="aws_lambda_function.worker"]').click();
       await page.getByTestId("show-unchanged-attrs").first().check();
       await expect(page.getByTestId("diff-tree").first()).toContainText("DB_HOST");
+      await closeDetail(page);
       await page.getByRole("tab", { name: /Outputs/ }).click();
       await expect(page.locator("body")).toContainText("db_password");
       await page.getByRole("tab", { name: /Rules/ }).click();
@@ -61,6 +63,7 @@ for (const [width, height] of [[1400, 860], [390, 844]]) {
         await other.getByTestId("show-unchanged-attrs").first().check();
         await expect(other.getByTestId("diff-tree").first()).toBeVisible();
         expect(await other.locator("body").innerText()).not.toMatch(/SECRET-/);
+        await closeDetail(other);
       }
       await other.close();
     });
@@ -79,13 +82,18 @@ for (const [width, height] of [[1400, 860], [390, 844]]) {
     test("the user's own patterns mask more, keep the selection, and survive a reload", async ({ page }) => {
       await gotoApp(page);
       await openPlan(page, OLD_PLAN);
-      await page.locator('[data-testid=resource-row][data-address="aws_db_instance.main"]').click();
+      const row = page.locator('[data-testid=resource-row][data-address="aws_db_instance.main"]');
+      await row.click();
+      await closeDetail(page);
       await page.getByRole("tab", { name: /Rules/ }).click();
       await page.getByTestId("mask-patterns").fill("identifier\n*_host");
       await page.getByTestId("mask-apply").click();
       await expect(page.getByTestId("mask-status")).toHaveText("Saved: 2 patterns of yours.");
       await expect(page.getByTestId("mask-this-plan")).toContainText("13 values are masked by name");
       await page.getByRole("tab", { name: /Resources/ }).click();
+      await expect(row).toHaveClass(/selected/);
+      // On a phone the sheet was closed to reach the tabs: open it again.
+      if (width < 800) await row.click();
       await page.getByTestId("show-unchanged-attrs").first().check();
       const tree = page.getByTestId("diff-tree").first();
       await expect(tree).toContainText("identifier = (sensitive value)");
