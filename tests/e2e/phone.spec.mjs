@@ -73,6 +73,20 @@ for (const width of [390, 360]) {
       }
     });
 
+    test("the graph fills the screen below the tabs", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(SAMPLES, "modules-for-each.json"));
+      await page.getByTestId("tab-graph").click();
+      const canvas = page.locator("canvas.graph-canvas");
+      await expect(canvas).toBeVisible();
+      const box = await canvas.boundingBox();
+      expect(box.width).toBeGreaterThanOrEqual(width - 1);
+      expect(box.height).toBeGreaterThanOrEqual(844 * 0.6);
+      // Back on the list, the summary is there again.
+      await page.getByTestId("tab-resources").click();
+      await expect(page.getByTestId("plan-summary")).toBeVisible();
+    });
+
     test("the resource list shows at least ten rows, each a 40 px touch target", async ({ page }) => {
       await gotoApp(page);
       await openPlan(page, join(SAMPLES, "web-app-replace.json"));
