@@ -106,6 +106,29 @@ for (const width of [390, 360]) {
       expect(Math.min(...heights)).toBeGreaterThanOrEqual(40);
     });
 
+    test("rows give the address the whole width: module rows read whole, relative to their heading", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(SAMPLES, "modules-for-each.json"));
+      const rows = page.getByTestId("resource-list").locator(".row[data-address]");
+      await expect(rows.first()).toBeVisible();
+      const seen = await rows.evaluateAll((els) =>
+        els.map((el) => {
+          const addr = el.querySelector(".addr");
+          const marked = el.querySelector(".mark") !== null;
+          return { address: el.dataset.address, text: addr.textContent, marked, cut: addr.scrollWidth > addr.clientWidth + 1 };
+        }),
+      );
+      const inModules = seen.filter((r) => r.address.startsWith("module."));
+      expect(inModules.length).toBeGreaterThan(3);
+      for (const r of inModules) {
+        expect(r.address.endsWith(r.text), r.address).toBe(true);
+        expect(r.text.startsWith("module."), r.address).toBe(false);
+        // With no type column beside it, an address of up to 32 characters (most) is never cut;
+        // longer ones lose their start, never their end (tests/e2e/nav.spec.mjs).
+        if (!r.marked && r.text.length <= 32) expect(r.cut, `${r.address} is cut`).toBe(false);
+      }
+    });
+
     test("a row opens its detail as a full-screen sheet; Back returns to the list where it was", async ({ page }) => {
       await gotoApp(page);
       await openPlan(page, join(SAMPLES, "web-app-replace.json"));
