@@ -27,6 +27,9 @@ pub struct Analysis {
     graph: OnceLock<Arc<DepGraph>>,
     /// Where findings come from.
     findings: Findings,
+    /// The carried findings stand whatever the rules: a redacted link's (a session's index is
+    /// evaluated again by its session when the rules change).
+    findings_fixed: bool,
 }
 
 /// Where a document's findings come from.
@@ -52,6 +55,7 @@ impl Analysis {
                 drift: Drift::from_resources(carried.drift.clone(), doc.rows.len()),
                 graph: OnceLock::from(Arc::new(DepGraph::from_carried(&carried.graph, doc))),
                 findings: Findings::Carried(carried.evaluation.clone()),
+                findings_fixed: carried.carrier == crate::model::redaction::Carrier::Link,
             },
             None => Analysis {
                 summary,
@@ -59,6 +63,7 @@ impl Analysis {
                 drift: Drift::of(doc),
                 graph: OnceLock::new(),
                 findings: Findings::Computed,
+                findings_fixed: false,
             },
         }
     }
@@ -91,6 +96,6 @@ impl Analysis {
 
     /// True when the findings were carried by a redacted link rather than computed by the rules.
     pub fn findings_carried(&self) -> bool {
-        matches!(self.findings, Findings::Carried(_))
+        self.findings_fixed
     }
 }

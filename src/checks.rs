@@ -3,7 +3,9 @@
 use crate::model::Document;
 
 /// The outcome of a check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum CheckStatus {
     /// A condition failed.
     Fail,
@@ -37,7 +39,7 @@ impl CheckStatus {
 }
 
 /// One checked object (or instance) and its result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CheckRow {
     /// The object's address as Terraform displays it.
     pub address: String,

@@ -17,6 +17,7 @@ pub mod load;
 pub mod model;
 pub mod outputs;
 pub mod rules;
+pub mod session;
 pub mod share;
 
 /// The Leptos UI (browser only).

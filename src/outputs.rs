@@ -4,11 +4,12 @@ use crate::diff::{DiffError, DiffNode, diff_change};
 use crate::model::{Action, Document};
 
 /// One root module output and its change.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OutputRow {
     /// The output's name.
     pub name: String,
     /// Its action (create, update, delete, no-op).
+    #[serde(with = "crate::model::action::by_key")]
     pub action: Action,
     /// True when either side is sensitive (then the diff shows `(sensitive value)`).
     pub sensitive: bool,

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module's layer: a module may use only lower layers (and itself).
-const LAYERS: [(&str, u32); 12] = [
+const LAYERS: [(&str, u32); 14] = [
     ("model", 0),
     ("load", 1),
     ("diff", 2),
@@ -22,7 +22,9 @@ const LAYERS: [(&str, u32); 12] = [
     ("rules", 3),
     ("analysis", 4),
     ("share", 5),
-    ("ui", 6),
+    ("session", 6),
+    ("ui", 7),
+    ("worker", 7),
 ];
 
 type Module = Vec<String>;

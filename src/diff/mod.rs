@@ -21,7 +21,7 @@ use crate::model::text::quoted;
 use align::Pair;
 
 /// One step of an attribute path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PathKey {
     /// An object attribute or map key.
     Attr(String),
@@ -46,7 +46,7 @@ impl PathKey {
 }
 
 /// One side (before or after) of a node, as it may be shown.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     /// No value on this side (created, or destroyed).
     Absent,
@@ -84,7 +84,7 @@ impl Side {
 }
 
 /// How a node changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NodeChange {
     /// Only an after value.
     Added,
@@ -97,7 +97,7 @@ pub enum NodeChange {
 }
 
 /// Which kind of container JSON held in a string encodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Container {
     /// A JSON object: the children are its attributes.
     Object,
@@ -106,7 +106,7 @@ pub enum Container {
 }
 
 /// What a node holds beneath it, so that a view can show it the way Terraform does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Form {
     /// A scalar, a value that is not shown (sensitive, unknown) or values of different types
     /// before and after: no children.
@@ -124,7 +124,7 @@ pub enum Form {
 }
 
 /// One attribute (or element) in the diff tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DiffNode {
     /// The key under its parent; `None` for the root.
     pub key: Option<PathKey>,
@@ -171,7 +171,7 @@ impl DiffNode {
 }
 
 /// Why a diff could not be built (the plan's values are not valid JSON of the expected shape).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DiffError(pub String);
 
 impl std::fmt::Display for DiffError {
@@ -667,7 +667,7 @@ fn string_form(before: Option<&Value>, after: Option<&Value>) -> (Form, Vec<Diff
 }
 
 /// One line of a multi-line string in the diff.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Line {
     /// Added, removed or unchanged (never modified: a changed line is one removed and one added).
     pub change: NodeChange,

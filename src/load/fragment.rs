@@ -9,7 +9,7 @@
 use percent_encoding::percent_decode_str;
 
 /// How a plan is shown: everything a link carries besides the plan.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct View {
     /// The tab, when not the resource list (`graph`, `drift`, `rules`, …).
     pub tab: Option<String>,

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::LoadError;
 use crate::model::Document;
 use crate::model::redaction::{
-    CarriedGraph, DERIVED_KEYS, EDGE_KINDS, FORMAT, Payload, Redaction, derived,
+    CarriedGraph, Carrier, DERIVED_KEYS, EDGE_KINDS, FORMAT, Payload, Redaction, derived,
 };
 
 fn damaged(message: impl Into<String>) -> LoadError {
@@ -41,11 +41,31 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
     } else {
         payload.name
     };
-    let mut doc = Document::parse(plan.to_string(), display_name)
+    let mut doc = read_index(
+        plan.to_string(),
+        &display_name,
+        Redaction {
+            carrier: Carrier::Link,
+            graph: payload.graph,
+            drift: payload.drift,
+            evaluation: payload.evaluation,
+            labels: payload.labels,
+        },
+    )?;
+    doc.source = payload.source;
+    doc.warnings = payload.warnings;
+    doc.original = Some(text);
+    Ok(doc)
+}
+
+/// Reads a values-free plan (a redacted link's, or a session's index) into a document carrying
+/// `carried`, after checking every index in it against the plan's rows.
+pub fn read_index(plan: String, name: &str, carried: Redaction) -> Result<Document, LoadError> {
+    let mut doc = Document::parse(plan, name.to_string())
         .map_err(|(_, e)| damaged(format!("its plan does not read: {e}")))?;
     let rows = doc.rows.len();
     let entries = doc.plan().resource_drift.len();
-    for r in &payload.drift {
+    for r in &carried.drift {
         if r.entry as usize >= entries || r.rows.iter().any(|&i| i as usize >= rows) {
             return Err(damaged(format!(
                 "its drift of {} refers to a resource it does not have",
@@ -53,7 +73,7 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
             )));
         }
     }
-    if let Some(f) = payload
+    if let Some(f) = carried
         .evaluation
         .findings
         .iter()
@@ -64,16 +84,8 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
             f.rule_id
         )));
     }
-    check_graph(&payload.graph, rows)?;
-    doc.source = payload.source;
-    doc.warnings = payload.warnings;
-    doc.original = Some(text);
-    doc.redacted = Some(Box::new(Redaction {
-        graph: payload.graph,
-        drift: payload.drift,
-        evaluation: payload.evaluation,
-        labels: payload.labels,
-    }));
+    check_graph(&carried.graph, rows)?;
+    doc.redacted = Some(Box::new(carried));
     Ok(doc)
 }
 

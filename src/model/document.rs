@@ -156,12 +156,27 @@ impl Document {
     /// True when the document has attribute values to show: not for plan logs, which carry none,
     /// nor for redacted links, which left them out.
     pub fn has_values(&self) -> bool {
-        self.redacted.is_none() && self.source.has_values()
+        !self.values_dropped() && self.source.has_values()
+    }
+
+    /// True for a redacted link's document: its values were left out for good. (A session's
+    /// values-free index has values: the session gives them out on request.)
+    pub fn values_dropped(&self) -> bool {
+        self.redacted
+            .as_ref()
+            .is_some_and(|r| r.carrier == super::redaction::Carrier::Link)
+    }
+
+    /// True when values are not in this document but held by the session that opened the plan.
+    pub fn values_in_session(&self) -> bool {
+        self.redacted
+            .as_ref()
+            .is_some_and(|r| r.carrier == super::redaction::Carrier::Session)
     }
 
     /// Why the document has no attribute values to show, when it has none.
     pub fn missing_values(&self) -> Option<&'static str> {
-        if self.redacted.is_some() {
+        if self.values_dropped() {
             Some(
                 "Values were redacted: this link carries addresses, actions and findings only. \
                  Ask for the full link, or open the plan file, to see the diff.",

@@ -18,10 +18,22 @@ use super::{Action, Address, Source};
 /// The format this build writes and reads.
 pub const FORMAT: u32 = 1;
 
-/// What a redacted document carries besides its plan: the analyses as they were made from the
+/// Who holds a values-free document's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carrier {
+    /// Nobody: a redacted link left them out for good.
+    Link,
+    /// The session that opened the full plan (in the browser, a Web Worker), which gives them
+    /// out on request (`session::Request`).
+    Session,
+}
+
+/// What a values-free document carries besides its plan: the analyses as they were made from the
 /// full plan. Every index in it was checked against the document when it was read.
 #[derive(Debug, Clone)]
 pub struct Redaction {
+    /// Who holds the values: nobody (a redacted link) or the session.
+    pub carrier: Carrier,
     /// The dependency graph as it was built from the full plan.
     pub graph: CarriedGraph,
     /// The drifted resources as they were graded from the full plan.

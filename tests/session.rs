@@ -1,0 +1,242 @@
+//! The session a browser worker runs: over every real file and our own fixtures, the values-free
+//! index it hands the views — sent as JSON, as between threads — reads back into a document with
+//! the same rows, counts, graph, drift, outputs, checks and findings as the full plan, and the
+//! diffs it gives on request are the full plan's.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use planlens::analysis::Analysis;
+use planlens::checks::check_rows;
+use planlens::diff::diff_change;
+use planlens::load::fragment::View;
+use planlens::outputs::output_rows;
+use planlens::rules::RuleSet;
+use planlens::session::{Index, OpenOptions, Request, Response, Session};
+use planlens::{Document, Summary};
+
+fn options(name: &str) -> OpenOptions {
+    OpenOptions {
+        name: name.to_string(),
+        mask_builtin: true,
+        mask_user: Vec::new(),
+        rules: None,
+        labels: BTreeMap::new(),
+    }
+}
+
+/// Every input we have, as bytes: the real corpus (when present) and our own fixtures.
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = common::real_fixture_paths()
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    for name in [
+        "share_secrets.json",
+        "drift_effects.json",
+        "plan_log_drift.jsonl",
+        "hostile.json",
+        "tricky_keys.json",
+        "diff_like_terraform_show.json",
+    ] {
+        out.push((name.to_string(), common::own_fixture(name)));
+    }
+    out
+}
+
+/// What the list shows and filters by, per row.
+fn rows(doc: &Document) -> Vec<String> {
+    doc.rows
+        .iter()
+        .map(|r| {
+            let c = doc.change(r);
+            format!(
+                "{} {} {:?} {} {} {} {} {} {} {} {:?} {:?} {:?} {}",
+                c.address,
+                r.action.key(),
+                r.source,
+                doc.modules[r.module as usize],
+                doc.resource_types[r.resource_type as usize],
+                doc.providers[r.provider as usize],
+                r.is_data,
+                r.is_move,
+                r.is_import,
+                r.is_drifted,
+                c.action_reason,
+                c.previous_address,
+                c.change.importing.as_ref().map(|i| &i.id),
+                c.index_unknown,
+            )
+        })
+        .collect()
+}
+
+/// Sends the index as the worker does (JSON) and reads it back.
+fn through_json(index: &Index) -> Index {
+    serde_json::from_str(&serde_json::to_string(index).unwrap()).unwrap()
+}
+
+#[test]
+fn the_index_reads_back_to_the_same_views_for_every_input() {
+    let inputs = inputs();
+    if common::real_fixtures_dir().is_none() {
+        eprintln!("SKIPPED the real corpus (../shared/fixtures/real is absent); own fixtures only");
+    }
+    for (name, bytes) in inputs {
+        let session =
+            Session::open_bytes(bytes, &options(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let full = session.document();
+        let analysis = Analysis::of(full);
+        let index = through_json(&session.index(None, &BTreeMap::new()));
+        let slim = index.document().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let slim_analysis = Analysis::of(&slim);
+        assert!(slim.values_in_session() && !slim.values_dropped(), "{name}");
+        assert_eq!(rows(full), rows(&slim), "{name}: rows");
+        assert_eq!(full.modules, slim.modules, "{name}: modules");
+        assert_eq!(Summary::of(full), Summary::of(&slim), "{name}: summary");
+        assert_eq!(
+            Summary::of(full).headline(full),
+            Summary::of(&slim).headline(&slim),
+            "{name}: headline"
+        );
+        assert_eq!(
+            analysis.planning, slim_analysis.planning,
+            "{name}: planning"
+        );
+        assert_eq!(full.source, slim.source, "{name}: source facts");
+        assert_eq!(full.warnings, slim.warnings, "{name}: warnings");
+        assert_eq!(full.has_values(), slim.has_values(), "{name}: has values");
+        assert_eq!(full.masking, slim.masking, "{name}: masking");
+        assert_eq!(
+            analysis.drift.resources, slim_analysis.drift.resources,
+            "{name}: drift"
+        );
+        assert_eq!(
+            analysis.drift.note(),
+            slim_analysis.drift.note(),
+            "{name}: drift note"
+        );
+        let (g, h) = (analysis.graph(full), slim_analysis.graph(&slim));
+        assert_eq!(g.graph.node_count(), h.graph.node_count(), "{name}: nodes");
+        assert_eq!(g.graph.edge_count(), h.graph.edge_count(), "{name}: edges");
+        assert_eq!(index.analyses.outputs, output_rows(full), "{name}: outputs");
+        assert_eq!(index.analyses.checks, check_rows(full), "{name}: checks");
+        let builtin = analysis.evaluate(full, &RuleSet::builtin(), &BTreeMap::new());
+        assert_eq!(
+            index.evaluation.as_ref().ok(),
+            Some(&builtin),
+            "{name}: findings"
+        );
+        assert_eq!(
+            slim_analysis.evaluate(&slim, &RuleSet::builtin(), &BTreeMap::new()),
+            builtin,
+            "{name}: carried findings"
+        );
+    }
+}
+
+#[test]
+fn diffs_come_on_request_and_match_the_full_plan() {
+    for (name, bytes) in inputs() {
+        let mut session = Session::open_bytes(bytes, &options(&name)).unwrap();
+        let expected: Vec<_> = {
+            let doc = session.document();
+            doc.rows
+                .iter()
+                .map(|r| doc.has_values().then(|| diff_change(&doc.change(r).change)))
+                .collect()
+        };
+        for (row, want) in expected.into_iter().enumerate() {
+            let answer: Response = serde_json::from_str(
+                &serde_json::to_string(&session.answer(Request::Diff { row: row as u32 })).unwrap(),
+            )
+            .unwrap();
+            match answer {
+                Response::Diff(got) => assert_eq!(got, want, "{name}: row {row}"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn rules_are_evaluated_again_on_request_and_errors_come_back_as_text() {
+    let bytes = common::own_fixture("share_secrets.json");
+    let mut session = Session::open_bytes(bytes, &options("share_secrets.json")).unwrap();
+    let rules = r#"
+[[rule]]
+id = "no-deletes"
+severity = "deny"
+actions = ["delete"]
+message = "{address} is deleted"
+"#;
+    let expected = {
+        let doc = session.document();
+        Analysis::of(doc).evaluate(doc, &RuleSet::parse(rules).unwrap(), &BTreeMap::new())
+    };
+    match session.answer(Request::Evaluate {
+        rules: Some(rules.to_string()),
+        labels: BTreeMap::new(),
+    }) {
+        Response::Evaluation(Ok(e)) => assert_eq!(e, expected),
+        other => panic!("{other:?}"),
+    }
+    match session.answer(Request::Evaluate {
+        rules: Some("[[rule]]\nid = 3".to_string()),
+        labels: BTreeMap::new(),
+    }) {
+        Response::Evaluation(Err(message)) => assert!(message.contains("line"), "{message}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn share_links_are_made_by_the_session_as_the_core_makes_them() {
+    let bytes = common::own_fixture("share_secrets.json");
+    let mut session = Session::open_bytes(bytes, &options("share_secrets.json")).unwrap();
+    let base = "https://example.github.io/planlens/";
+    let view = View::default();
+    let expected = planlens::share::full_link(base, session.document(), &view);
+    match session.answer(Request::Share {
+        base: base.to_string(),
+        view,
+        rules: None,
+        labels: BTreeMap::new(),
+        by_address: None,
+    }) {
+        Response::Share {
+            full,
+            redacted,
+            markdown,
+            builtin_fallback,
+        } => {
+            assert_eq!(full, expected);
+            assert!(redacted.starts_with(base) && redacted != full);
+            assert!(markdown.contains("Planlens") || !markdown.is_empty());
+            assert!(!builtin_fallback);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn remasking_opens_the_same_text_with_other_patterns() {
+    let bytes = common::own_fixture("share_secrets.json");
+    let mut session = Session::open_bytes(bytes, &options("share_secrets.json")).unwrap();
+    let before = session.document().masking.masked_by_name;
+    let mut other = options("share_secrets.json");
+    other.mask_builtin = false;
+    match session.answer(Request::Remask(other)) {
+        Response::Opened(index) => {
+            let doc = index.document().unwrap();
+            assert!(!doc.masking.mask.uses_builtin());
+            assert!(doc.masking.masked_by_name < before || before == 0);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!session.document().masking.mask.uses_builtin());
+}
