@@ -24,6 +24,10 @@ pub mod share;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
+/// The Web Worker that holds the open plan's session (browser only).
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
 pub use load::{LoadError, load_plan, load_plan_text};
 pub use model::Document;
 pub use model::summary::Summary;

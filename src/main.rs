@@ -3,7 +3,11 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(planlens::ui::App);
+    // In the Web Worker (`worker.js` instantiates this same module) there is no page to mount:
+    // `worker_start` runs instead.
+    if web_sys::window().is_some() {
+        leptos::mount::mount_to_body(planlens::ui::App);
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -7,9 +7,11 @@ use crate::checks::CheckRow;
 use crate::model::Document;
 use crate::outputs::OutputRow;
 
-/// A plan with everything derived from it once, when it is opened.
+/// A plan as the views hold it: the values-free index its session (in a Web Worker) handed over,
+/// with everything derived from it once, when it is opened. Values are asked for
+/// (`ui::backend::ask`).
 pub struct Loaded {
-    /// The parsed plan and its row index.
+    /// The plan without values (`doc.values_in_session()`), and its row index.
     pub doc: Document,
     /// Output changes, masked.
     pub outputs: Vec<OutputRow>,
@@ -20,6 +22,8 @@ pub struct Loaded {
     pub analysis: crate::analysis::Analysis,
     /// Where it came from, for the URL fragment.
     pub source: PlanSource,
+    /// The plan's own `environment` (or `env`) variable, when it is a string.
+    pub environment: Option<String>,
 }
 
 /// Where the open plan came from.

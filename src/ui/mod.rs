@@ -7,6 +7,7 @@
 //! states (`graph/state.rs`, `rules/state.rs`) → `state` → helpers (`mask`, `url`, `open`) →
 //! components → this file, which mounts them.
 
+mod backend;
 mod diff;
 mod drift;
 mod graph;
@@ -16,6 +17,7 @@ mod loaded;
 mod mask;
 mod open;
 mod panels;
+mod report;
 mod rules;
 mod share;
 mod state;

@@ -8,25 +8,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::backend::{self, Input, Progress};
 use super::{AppState, Loaded, PlanSource, Status, Tab, url};
-use crate::checks::check_rows;
-use crate::load::{
-    LoadError, MAX_FILE_BYTES, error::megabytes, load_plan_text_with, load_plan_with,
-};
+use crate::load::{LoadError, MAX_FILE_BYTES, error::megabytes};
 use crate::model::text::visible;
-use crate::outputs::output_rows;
+use crate::session::{Index, OpenOptions, Request, Response};
 
 /// What the file pickers offer: plans, plan logs, driftctl reports, CI logs saved as text and
 /// gzip-compressed copies of any of them (`load::decode` reads them all). Drops are not filtered.
 pub const PLAN_FILE_TYPES: &str =
     ".json,.jsonl,.log,.txt,.gz,application/json,text/plain,application/gzip";
-
-/// Files are read in slices this large so the progress bar moves and the tab stays responsive.
-const READ_CHUNK: usize = 32 * 1024 * 1024;
-/// Files above this size get a painted "Parsing…" state before the (blocking) parse starts.
-const SHOW_PARSING_ABOVE: usize = 8 * 1024 * 1024;
-/// Plans up to this many bytes are kept in sessionStorage so a reload of the tab reopens them.
-const KEEP_FOR_RELOAD_BELOW: usize = 4 * 1024 * 1024;
 
 const START_MARK: &str = "planlens:open-start";
 const MEASURE: &str = "planlens:open";
@@ -94,76 +85,94 @@ pub(super) async fn next_paint() {
     let _ = JsFuture::from(promise).await;
 }
 
-/// For a large input, paints "Parsing…" before the (blocking) parse starts.
-async fn show_parsing(state: AppState, name: &str, bytes: usize) {
-    if bytes > SHOW_PARSING_ABOVE {
-        state.status.set(Status::Parsing {
-            name: name.to_string(),
-            bytes: bytes as f64,
-        });
-        next_paint().await;
+thread_local! {
+    /// Bumped by every open and by Cancel: an open whose number is no longer current was
+    /// cancelled or overtaken, and its result is dropped.
+    static GENERATION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn next_generation() -> u64 {
+    GENERATION.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    })
+}
+
+fn is_current(generation: u64) -> bool {
+    GENERATION.with(|g| g.get() == generation)
+}
+
+/// Stops opening a plan: the worker reading it is stopped, the open plan (if any) stays.
+pub fn cancel(state: AppState) {
+    next_generation();
+    backend::cancel();
+    state.status.set(Status::Idle);
+}
+
+/// How plans are opened now: the name, the secret-name mask, the rules and their labels.
+fn options(state: AppState, name: &str) -> OpenOptions {
+    let mask = super::mask::current(state);
+    OpenOptions {
+        name: name.to_string(),
+        mask_builtin: mask.uses_builtin(),
+        mask_user: mask.user_patterns().to_vec(),
+        rules: state.rules.text_in_use(),
+        labels: state.rules.labels(),
     }
 }
 
-/// Opens a file chosen in the file input or dropped on the page.
-pub fn open_file(state: AppState, file: web_sys::File) {
-    mark_start();
-    leptos::task::spawn_local(async move {
-        let name = file.name();
-        let size = file.size() as usize;
-        if size > MAX_FILE_BYTES {
-            fail(
-                state,
-                LoadError::TooLarge {
-                    bytes: size,
-                    limit: MAX_FILE_BYTES,
-                }
-                .to_string(),
-            );
+/// Opens `input` in a new session (a Web Worker), showing its progress, and installs it.
+async fn open_input(state: AppState, input: Input, name: String, source: PlanSource) {
+    let generation = next_generation();
+    let shown = name.clone();
+    let on_progress = move |p: Progress| {
+        if !is_current(generation) {
             return;
         }
-        let bytes = match read_file(state, &file, &name, size).await {
-            Ok(bytes) => bytes,
-            Err(message) => return fail(state, message),
-        };
-        show_parsing(state, &name, size).await;
-        let result = load_plan_with(bytes, &name, &super::mask::current(state));
-        finish(state, result, PlanSource::Local);
-    });
+        state.status.set(match p {
+            Progress::Reading { done, total } => Status::Reading {
+                name: shown.clone(),
+                done,
+                total,
+            },
+            Progress::Parsing { bytes } => Status::Parsing {
+                name: shown.clone(),
+                bytes,
+            },
+        });
+    };
+    let result = backend::open(input, options(state, &name), on_progress).await;
+    if is_current(generation) {
+        finish(state, result, source);
+    }
 }
 
-async fn read_file(
-    state: AppState,
-    file: &web_sys::File,
-    name: &str,
-    size: usize,
-) -> Result<Vec<u8>, String> {
-    let cannot = |e: JsValue| format!("Cannot read {name}: {}", js_message(&e));
-    let mut bytes = Vec::with_capacity(size);
-    let mut offset = 0;
+/// Opens a file chosen in the file input or dropped on the page: the worker reads it.
+pub fn open_file(state: AppState, file: web_sys::File) {
+    mark_start();
+    let name = file.name();
+    let size = file.size() as usize;
+    if size > MAX_FILE_BYTES {
+        return fail(
+            state,
+            LoadError::TooLarge {
+                bytes: size,
+                limit: MAX_FILE_BYTES,
+            }
+            .to_string(),
+        );
+    }
     state.status.set(Status::Reading {
-        name: name.to_string(),
+        name: name.clone(),
         done: 0.0,
         total: size as f64,
     });
-    while offset < size {
-        let end = (offset + READ_CHUNK).min(size);
-        let blob = file
-            .slice_with_f64_and_f64(offset as f64, end as f64)
-            .map_err(cannot)?;
-        let buffer = JsFuture::from(blob.array_buffer()).await.map_err(cannot)?;
-        let chunk = js_sys::Uint8Array::new(&buffer);
-        let at = bytes.len();
-        bytes.resize(at + chunk.length() as usize, 0);
-        chunk.copy_to(&mut bytes[at..]);
-        offset = end;
-        state.status.set(Status::Reading {
-            name: name.to_string(),
-            done: offset as f64,
-            total: size as f64,
-        });
-    }
-    Ok(bytes)
+    leptos::task::spawn_local(open_input(
+        state,
+        Input::File(file),
+        name,
+        PlanSource::Local,
+    ));
 }
 
 fn js_message(e: &JsValue) -> String {
@@ -176,8 +185,13 @@ fn js_message(e: &JsValue) -> String {
 /// Opens pasted text.
 pub fn open_text(state: AppState, text: String) {
     mark_start();
-    let result = load_plan_text_with(text, "pasted plan", &super::mask::current(state));
-    finish(state, result, PlanSource::Local);
+    let name = "pasted plan".to_string();
+    leptos::task::spawn_local(open_input(
+        state,
+        Input::Text(text),
+        name,
+        PlanSource::Local,
+    ));
 }
 
 /// Opens one of the shipped samples (fetched from this site, like any of its files).
@@ -191,11 +205,7 @@ pub fn open_sample(state: AppState, stem: String) {
             total: 0.0,
         });
         match fetch_text(&format!("samples/{name}")).await {
-            Ok(text) => finish(
-                state,
-                load_plan_text_with(text, &name, &super::mask::current(state)),
-                PlanSource::Sample(stem),
-            ),
+            Ok(text) => open_input(state, Input::Text(text), name, PlanSource::Sample(stem)).await,
             Err(e) => fail(state, format!("Cannot load the sample {name}: {e}")),
         }
     });
@@ -220,18 +230,19 @@ fn fail(state: AppState, message: String) {
     state.error.set(Some(message));
 }
 
-/// Everything the views derive from a document once, when it is opened.
-fn analyse(doc: crate::model::Document, source: PlanSource) -> Loaded {
-    super::timing::mark("planlens:drift-start");
+/// The views' form of an opened plan: its values-free document and the analyses it carries.
+fn install(index: Index, source: PlanSource) -> Result<Loaded, String> {
+    let doc = index.document().map_err(|e| e.to_string())?;
     let analysis = crate::analysis::Analysis::of(&doc);
-    super::timing::measure("planlens:drift", "planlens:drift-start");
-    Loaded {
+    let a = index.analyses;
+    Ok(Loaded {
         analysis,
-        outputs: output_rows(&doc),
-        checks: check_rows(&doc),
+        outputs: a.outputs,
+        checks: a.checks,
+        environment: a.environment,
         doc,
         source,
-    }
+    })
 }
 
 /// Opens the plan again whenever the rules' `[mask]` changes what is masked.
@@ -250,48 +261,54 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
         return;
     };
     let doc = &loaded.doc;
-    if doc.redacted.is_some() || doc.masking.mask == mask {
+    if doc.values_dropped() || doc.masking.mask == mask {
         return;
     }
-    match load_plan_text_with(doc.source_text().to_string(), &doc.name, &mask) {
-        Ok(mut new) => {
-            // What decoding the file did is still true of it.
-            if new.notes.is_empty() {
-                new.notes = doc.notes.clone();
-            }
-            let selected = state.selected.get_untracked();
-            let detail_open = state.detail_open.get_untracked();
-            state
-                .loaded
-                .set(Some(Arc::new(analyse(new, loaded.source.clone()))));
-            // The same view: the selection, and its detail (a phone's sheet) open or closed.
-            state.select(selected);
-            state.detail_open.set(detail_open);
+    let options = options(state, &doc.name);
+    let source = loaded.source.clone();
+    leptos::task::spawn_local(async move {
+        match backend::ask(Request::Remask(options)).await {
+            Ok(Response::Opened(index)) => match install(*index, source) {
+                Ok(new) => {
+                    let selected = state.selected.get_untracked();
+                    let detail_open = state.detail_open.get_untracked();
+                    state.loaded.set(Some(Arc::new(new)));
+                    // The same view: the selection, and its detail (a phone's sheet) open or closed.
+                    state.select(selected);
+                    state.detail_open.set(detail_open);
+                }
+                Err(e) => fail(state, e),
+            },
+            Ok(Response::Failed(e)) | Err(e) => fail(state, e),
+            Ok(_) => {}
         }
-        Err(e) => fail(state, e.to_string()),
-    }
+    });
 }
 
-/// Installs a loaded plan (or shows why it could not be loaded; the previous plan stays open).
-fn finish(state: AppState, result: Result<crate::model::Document, LoadError>, source: PlanSource) {
+/// Installs an opened plan (or shows why it could not be opened; the previous plan stays open).
+fn finish(state: AppState, result: Result<Index, String>, source: PlanSource) {
     state.status.set(Status::Idle);
-    let doc = match result {
-        Ok(doc) => doc,
-        Err(e) => return fail(state, e.to_string()),
+    let mut index = match result {
+        Ok(index) => index,
+        Err(e) => return fail(state, e),
     };
-    if source == PlanSource::Local {
-        keep_for_reload(&doc);
-    } else {
-        forget_kept();
+    let kept = index.kept.take();
+    let name = index.analyses.name.clone();
+    let loaded = match install(index, source) {
+        Ok(loaded) => loaded,
+        Err(e) => return fail(state, e),
+    };
+    match (&loaded.source, kept) {
+        (PlanSource::Local, Some(text)) => keep_for_reload(&text, &name),
+        _ => forget_kept(),
     }
     // Rules that came with a link belong to that link's plan.
-    if !matches!(source, PlanSource::Link(_)) {
+    if !matches!(loaded.source, PlanSource::Link(_)) {
         state.rules.forget_link_rules();
     }
     // Drift reports and refresh-only plans are about drift: open them there.
-    let drift_first = matches!(doc.source, crate::model::Source::Driftctl(_))
-        || crate::drift::is_refresh_only(&doc);
-    let loaded = analyse(doc, source);
+    let drift_first = matches!(loaded.doc.source, crate::model::Source::Driftctl(_))
+        || crate::drift::is_refresh_only(&loaded.doc);
     // A view from the address bar applies to the first plan opened after it (a local file
     // reopened after a reload too), and only then.
     let pending = state.pending_view.get_untracked();
@@ -340,13 +357,12 @@ fn session_storage() -> Option<web_sys::Storage> {
 
 /// Keeps a small local plan in this tab's sessionStorage (never sent anywhere; gone when the tab
 /// closes) so that a reload shows the same plan and selection.
-fn keep_for_reload(doc: &crate::model::Document) {
+fn keep_for_reload(text: &str, name: &str) {
     let Some(storage) = session_storage() else {
         return;
     };
-    if doc.source_text().len() <= KEEP_FOR_RELOAD_BELOW
-        && storage.set_item("planlens:plan", doc.source_text()).is_ok()
-        && storage.set_item("planlens:name", &doc.name).is_ok()
+    if storage.set_item("planlens:plan", text).is_ok()
+        && storage.set_item("planlens:name", name).is_ok()
     {
         return;
     }
@@ -364,7 +380,8 @@ fn forget_kept() {
 /// the plan this tab had open.
 pub fn restore_from_url(state: AppState) {
     let hash = url::current_hash();
-    let frag = url::Fragment::parse(&hash);
+    // A report file carries its own plan in the page (`report`).
+    let frag = super::report::with_embedded(url::Fragment::parse(&hash));
     state.written_hash.set_value(hash);
     if let Some(tab) = &frag.view.tab {
         state.tab.set(Tab::from_key(tab));
@@ -403,11 +420,12 @@ pub fn restore_from_url(state: AppState) {
         storage.get_item("planlens:name"),
     ) {
         mark_start();
-        finish(
+        leptos::task::spawn_local(open_input(
             state,
-            load_plan_text_with(text, &name, &super::mask::current(state)),
+            Input::Text(text),
+            name,
             PlanSource::Local,
-        );
+        ));
     }
 }
 
@@ -436,11 +454,15 @@ pub fn open_link(state: AppState, payload: String, name: Option<String>) {
         let decoded = crate::load::link::decode(&payload);
         super::timing::measure("planlens:link-decode", "planlens:link-decode-start");
         match decoded {
-            Ok(text) => finish(
-                state,
-                load_plan_text_with(text, &name, &super::mask::current(state)),
-                PlanSource::Link(payload.into()),
-            ),
+            Ok(text) => {
+                open_input(
+                    state,
+                    Input::Text(text),
+                    name,
+                    PlanSource::Link(payload.into()),
+                )
+                .await
+            }
             Err(e) => fail(state, format!("This link cannot be opened. {e}")),
         }
     });
@@ -481,14 +503,7 @@ pub fn open_url(state: AppState, address: String) {
             .map(|s| js_sys::decode_uri_component(s).map_or(s.to_string(), String::from))
             .unwrap_or_else(|| url.host());
         match fetch_with_progress(state, &href, &name).await {
-            Ok(bytes) => {
-                show_parsing(state, &name, bytes.len()).await;
-                finish(
-                    state,
-                    load_plan_with(bytes, &name, &super::mask::current(state)),
-                    PlanSource::Url(href),
-                );
-            }
+            Ok(bytes) => open_input(state, Input::Bytes(bytes), name, PlanSource::Url(href)).await,
             Err(message) => fail(state, message),
         }
     });
@@ -618,6 +633,7 @@ pub fn Progress() -> impl IntoView {
                     <div class="progress" role="status" data-testid="load-progress">
                         <span>{label}</span>
                         <progress max="1" value=fraction></progress>
+                        <CancelButton />
                     </div>
                 }
                 .into_any(),
@@ -628,16 +644,28 @@ pub fn Progress() -> impl IntoView {
                 <div class="progress" role="status" data-testid="load-progress">
                     <span>
                         {format!(
-                            "Parsing {} ({})…",
+                            "Parsing and analysing {} ({})…",
                             crate::model::text::visible(&name),
                             megabytes(bytes as usize)
                         )}
                     </span>
                     <progress></progress>
+                    <CancelButton />
                 </div>
             }
             .into_any(),
         ),
+    }
+}
+
+/// Stops the open in progress; the plan open before (if any) stays.
+#[component]
+fn CancelButton() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <button class="cancel" data-testid="load-cancel" on:click=move |_| cancel(state)>
+            "Cancel"
+        </button>
     }
 }
 

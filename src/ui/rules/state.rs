@@ -1,6 +1,7 @@
 //! The rules' state: the user's rule file (kept in this browser's localStorage), rules a share
 //! link brought, the environment label, and the evaluation of the open plan that follows from
-//! them (by the core's `Analysis::evaluate`).
+//! them: evaluated by the open plan's session (`ui::backend::ask`, in its Web Worker), or, for a
+//! redacted link, the findings it carries.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -26,13 +27,26 @@ impl PartialEq for Parsed {
     }
 }
 
+/// An evaluation the session gave for one open plan (by its `Arc` address).
+#[derive(Clone)]
+struct Answer {
+    plan: usize,
+    evaluation: Result<Evaluation, String>,
+    ms: f64,
+}
+
+fn plan_key(loaded: &Arc<Loaded>) -> usize {
+    Arc::as_ptr(loaded) as usize
+}
+
 /// The evaluation of the open plan, with per-row worst severities for list and graph marks.
 pub struct Checked {
     /// Findings and verdict.
     pub evaluation: Evaluation,
     /// Per document row, the worst finding's severity.
     pub worst: Vec<Option<RuleSeverity>>,
-    /// How long parsing the input and evaluating took, in milliseconds.
+    /// How long asking for the evaluation took (parsing the input and evaluating, in the
+    /// worker, and the messages there and back), in milliseconds.
     pub ms: f64,
 }
 
@@ -104,29 +118,70 @@ impl RulesState {
             });
             Parsed(Arc::new(parsed))
         });
+        // The session evaluates the rules whenever the plan, the rules or the label change; the
+        // newest answer for the open plan is the one shown (the worker answers in order).
+        let answer: RwSignal<Option<Answer>, LocalStorage> = RwSignal::new_local(None);
+        Effect::new(move |_| {
+            let Some(loaded) = loaded.get() else {
+                return;
+            };
+            let parsed = parsed.get();
+            if parsed.0.is_err() || loaded.analysis.findings_carried() {
+                return;
+            }
+            let rules = from_link.with(|l| match l {
+                Some(l) => Some(l.text.clone()),
+                None => text.with(|t| (!t.trim().is_empty()).then(|| t.clone())),
+            });
+            let labels = environment.with(|e| labels_of(e));
+            let plan = plan_key(&loaded);
+            leptos::task::spawn_local(async move {
+                let start = now();
+                mark("planlens:rules-start");
+                let evaluation = match crate::ui::backend::ask(crate::session::Request::Evaluate {
+                    rules,
+                    labels,
+                })
+                .await
+                {
+                    Ok(crate::session::Response::Evaluation(e)) => e,
+                    Ok(crate::session::Response::Failed(e)) | Err(e) => Err(e),
+                    Ok(_) => Err("the worker answered something else".to_string()),
+                };
+                measure("planlens:rules", "planlens:rules-start");
+                answer.set(Some(Answer {
+                    plan,
+                    evaluation,
+                    ms: now() - start,
+                }));
+            });
+        });
         let checked = Memo::new(move |_| {
             let loaded = loaded.get()?;
             let parsed = parsed.get();
-            // A redacted link carries its findings; they stand whatever the rules say.
-            let builtin;
-            let rules = match parsed.0.as_ref() {
-                Ok(rules) => rules,
-                Err(_) if loaded.analysis.findings_carried() => {
-                    builtin = RuleSet::builtin();
-                    &builtin
-                }
-                Err(_) => return None,
-            };
-            let labels = environment.with(|e| labels_of(e));
-            let start = now();
-            mark("planlens:rules-start");
-            let evaluation = loaded.analysis.evaluate(&loaded.doc, rules, &labels);
-            measure("planlens:rules", "planlens:rules-start");
+            if loaded.analysis.findings_carried() {
+                // A redacted link carries its findings; they stand whatever the rules say.
+                let rules = parsed.0.as_ref().as_ref().ok().cloned();
+                let rules = rules.unwrap_or_else(RuleSet::builtin);
+                let labels = environment.with(|e| labels_of(e));
+                let evaluation = loaded.analysis.evaluate(&loaded.doc, &rules, &labels);
+                let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
+                return Some(CheckedRef(Arc::new(Checked {
+                    evaluation,
+                    worst,
+                    ms: 0.0,
+                })));
+            }
+            if parsed.0.is_err() {
+                return None;
+            }
+            let answer = answer.get().filter(|a| a.plan == plan_key(&loaded))?;
+            let evaluation = answer.evaluation.ok()?;
             let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
             Some(CheckedRef(Arc::new(Checked {
                 evaluation,
                 worst,
-                ms: now() - start,
+                ms: answer.ms,
             })))
         });
         // Keep the user's rules across visits (this browser only; never sent anywhere).
@@ -171,6 +226,15 @@ impl RulesState {
         }
         self.text
             .with_untracked(|t| (!t.trim().is_empty()).then(|| crate::load::link::encode(t)))
+    }
+
+    /// The rule file in use (a link's, or the user's), `None` for the built-in pack alone.
+    pub fn text_in_use(&self) -> Option<String> {
+        if let Some(l) = self.from_link.get_untracked() {
+            return Some(l.text);
+        }
+        self.text
+            .with_untracked(|t| (!t.trim().is_empty()).then(|| t.clone()))
     }
 
     /// The labels rules are evaluated with.

@@ -1,0 +1,350 @@
+//! The page's side of the session (`crate::session`): plans are read, parsed and analysed in a
+//! Web Worker running this same WebAssembly module (`crate::worker`), so the page stays
+//! responsive while they open; the page keeps only the values-free index and asks for values
+//! when a view needs them ([`ask`]).
+//!
+//! Each plan is opened in a new worker. The previous plan's worker keeps answering until the new
+//! plan has opened, so a failed or cancelled open leaves the open plan as it was; then it is
+//! stopped. Cancel stops the opening worker at once, wherever it is. If a worker cannot be
+//! started (a browser without module workers), the session runs on the page itself.
+//!
+//! Messages are plain objects: to the worker `{id, kind: "open", options, file | bytes | text}`
+//! and `{id, kind: "ask", request}` (JSON text of `session::Request`); back `{id, kind:
+//! "progress", phase, done, total}` and `{id, kind: "done", response, plan?}` (JSON text of
+//! `session::Response`; an opened index's plan text travels beside it, unescaped).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_sys::{Function, Object, Promise, Reflect};
+use leptos::prelude::window;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::session::{Index, OpenOptions, Request, Response, Session};
+
+/// What to open.
+pub enum Input {
+    /// A file chosen or dropped: the worker reads it.
+    File(web_sys::File),
+    /// Bytes fetched by the page (`?url=`).
+    Bytes(Vec<u8>),
+    /// Text: pasted, a sample, a kept plan, a link's plan.
+    Text(String),
+}
+
+/// How far an open has got.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    /// Reading the file: bytes done of total.
+    Reading { done: f64, total: f64 },
+    /// Decoding, parsing and analysing `bytes` bytes.
+    Parsing { bytes: f64 },
+}
+
+type OnProgress = Rc<dyn Fn(Progress)>;
+
+/// A worker and its pending questions.
+struct Conn {
+    worker: web_sys::Worker,
+    pending: Pending,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+/// Where the open plan's session lives.
+enum Backend {
+    Worker(Conn),
+    /// No worker could be started: the session runs here.
+    Local(Box<Session>),
+}
+
+thread_local! {
+    /// The open plan's session.
+    static CURRENT: RefCell<Option<Backend>> = const { RefCell::new(None) };
+    /// A worker opening the next plan (what Cancel stops).
+    static OPENING: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+fn next_id() -> u32 {
+    NEXT_ID.with(|n| {
+        let id = n.get();
+        n.set(id.wrapping_add(1));
+        id
+    })
+}
+
+fn js_error(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".to_string())
+}
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The URL of this app's JavaScript glue: set by a report file, else Trunk's module preload.
+fn glue_url() -> Option<String> {
+    let global = get(&window(), "planlensGlueUrl");
+    if let Some(url) = global.as_string() {
+        return Some(url);
+    }
+    let link = window()
+        .document()?
+        .query_selector("link[rel=modulepreload]")
+        .ok()??;
+    link.get_attribute("href").and_then(|href| {
+        web_sys::Url::new_with_base(&href, &window().location().href().ok()?)
+            .ok()
+            .map(|u| u.href())
+    })
+}
+
+/// The worker script: set by a report file, else `worker.js` beside the glue.
+fn worker_url(glue: &str) -> Option<String> {
+    if let Some(url) = get(&window(), "planlensWorkerUrl").as_string() {
+        return Some(url);
+    }
+    web_sys::Url::new_with_base("worker.js", glue)
+        .ok()
+        .map(|u| u.href())
+}
+
+/// Starts a worker and waits until it has instantiated this module.
+async fn start_worker() -> Result<Conn, String> {
+    let glue = glue_url().ok_or("the page does not say where its script is")?;
+    let script = worker_url(&glue).ok_or("the page does not say where its worker is")?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(&script, &options).map_err(js_error)?;
+    let pending: Pending = Rc::default();
+    let ready = Promise::new(&mut |resolve, reject| {
+        let reject_error = reject.clone();
+        let on_first =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                if get(&data, "kind").as_string().as_deref() == Some("ready") {
+                    let _ = resolve.call0(&JsValue::NULL);
+                } else {
+                    let _ = reject.call1(&JsValue::NULL, &get(&data, "message"));
+                }
+            });
+        worker.set_onmessage(Some(on_first.as_ref().unchecked_ref()));
+        on_first.forget();
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let message = e
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .unwrap_or_else(|| "the worker did not start".to_string());
+            let _ = reject_error.call1(&JsValue::NULL, &JsValue::from_str(&message));
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+    });
+    let hello = Object::new();
+    let _ = Reflect::set(&hello, &"glue".into(), &JsValue::from_str(&glue));
+    let _ = Reflect::set(&hello, &"module".into(), &wasm_bindgen::module());
+    worker.post_message(&hello).map_err(js_error)?;
+    JsFuture::from(ready).await.map_err(js_error)?;
+    worker.set_onerror(None);
+    let table = pending.clone();
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let data = e.data();
+            let Some(id) = get(&data, "id").as_f64().map(|id| id as u32) else {
+                return;
+            };
+            match get(&data, "kind").as_string().as_deref() {
+                Some("progress") => {
+                    let on = table.borrow().get(&id).and_then(|(_, on)| on.clone());
+                    if let Some(on) = on {
+                        let done = get(&data, "done").as_f64().unwrap_or(0.0);
+                        let total = get(&data, "total").as_f64().unwrap_or(0.0);
+                        on(match get(&data, "phase").as_string().as_deref() {
+                            Some("reading") => Progress::Reading { done, total },
+                            _ => Progress::Parsing { bytes: total },
+                        });
+                    }
+                }
+                _ => {
+                    if let Some((resolve, _)) = table.borrow_mut().remove(&id) {
+                        let _ = resolve.call1(&JsValue::NULL, &data);
+                    }
+                }
+            }
+        });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    Ok(Conn {
+        worker,
+        pending,
+        _on_message: on_message,
+    })
+}
+
+type Pending = Rc<RefCell<HashMap<u32, (Function, Option<OnProgress>)>>>;
+
+/// Posts `message` (given an `id`) to `worker` and waits for its answer.
+async fn call(
+    worker: &web_sys::Worker,
+    pending: &Pending,
+    message: Object,
+    on: Option<OnProgress>,
+    transfer: Option<&JsValue>,
+) -> Result<JsValue, String> {
+    let id = next_id();
+    let _ = Reflect::set(&message, &"id".into(), &JsValue::from(id));
+    let answered = Promise::new(&mut |resolve, _| {
+        pending.borrow_mut().insert(id, (resolve, on.clone()));
+    });
+    let posted = match transfer {
+        Some(t) => worker.post_message_with_transfer(&message, &js_sys::Array::of1(t)),
+        None => worker.post_message(&message),
+    };
+    posted.map_err(js_error)?;
+    JsFuture::from(answered).await.map_err(js_error)
+}
+
+fn decode(data: &JsValue) -> Result<Response, String> {
+    let text = get(data, "response")
+        .as_string()
+        .ok_or("the worker gave no answer")?;
+    let mut response: Response = serde_json::from_str(&text)
+        .map_err(|e| format!("the worker's answer does not read: {e}"))?;
+    if let (Response::Opened(index), Some(plan)) = (&mut response, get(data, "plan").as_string()) {
+        index.plan = plan;
+    }
+    Ok(response)
+}
+
+/// Opens `input` in a new session and returns its index; the open plan's session is replaced
+/// only when this succeeds. `Err` is a message for the user ("cancelled" included).
+pub async fn open(
+    input: Input,
+    options: OpenOptions,
+    on: impl Fn(Progress) + 'static,
+) -> Result<Index, String> {
+    let on: OnProgress = Rc::new(on);
+    match start_worker().await {
+        Ok(conn) => {
+            OPENING.with(|o| *o.borrow_mut() = Some(conn.worker.clone()));
+            let message = Object::new();
+            let _ = Reflect::set(&message, &"kind".into(), &"open".into());
+            let options_json = serde_json::to_string(&options).unwrap_or_default();
+            let _ = Reflect::set(&message, &"options".into(), &options_json.into());
+            let mut transfer = None;
+            match input {
+                Input::File(file) => {
+                    let _ = Reflect::set(&message, &"file".into(), &file);
+                }
+                Input::Bytes(bytes) => {
+                    let buffer = js_sys::Uint8Array::from(bytes.as_slice()).buffer();
+                    let _ = Reflect::set(&message, &"bytes".into(), &buffer);
+                    transfer = Some(JsValue::from(buffer));
+                }
+                Input::Text(text) => {
+                    let _ = Reflect::set(&message, &"text".into(), &text.into());
+                }
+            }
+            let answer = call(
+                &conn.worker,
+                &conn.pending,
+                message,
+                Some(on),
+                transfer.as_ref(),
+            )
+            .await;
+            let cancelled = OPENING.with(|o| o.borrow_mut().take()).is_none();
+            if cancelled {
+                conn.worker.terminate();
+                return Err("cancelled".to_string());
+            }
+            let response = answer.and_then(|data| decode(&data));
+            match response {
+                Ok(Response::Opened(index)) => {
+                    install(Backend::Worker(conn));
+                    Ok(*index)
+                }
+                Ok(Response::Failed(message)) => {
+                    conn.worker.terminate();
+                    Err(message)
+                }
+                Ok(_) => {
+                    conn.worker.terminate();
+                    Err("the worker answered something else".to_string())
+                }
+                Err(message) => {
+                    conn.worker.terminate();
+                    Err(message)
+                }
+            }
+        }
+        Err(_) => open_here(input, options, on).await,
+    }
+}
+
+/// Opens on the page itself, when no worker can be started.
+async fn open_here(input: Input, options: OpenOptions, on: OnProgress) -> Result<Index, String> {
+    let session = match input {
+        Input::File(file) => {
+            let size = file.size();
+            on(Progress::Reading {
+                done: 0.0,
+                total: size,
+            });
+            let buffer = JsFuture::from(file.array_buffer())
+                .await
+                .map_err(js_error)?;
+            on(Progress::Parsing { bytes: size });
+            super::open::next_paint().await;
+            Session::open_bytes(js_sys::Uint8Array::new(&buffer).to_vec(), &options)
+        }
+        Input::Bytes(bytes) => Session::open_bytes(bytes, &options),
+        Input::Text(text) => Session::open_text(text, &options),
+    }
+    .map_err(|e| e.to_string())?;
+    let index = session.index(options.rules.as_deref(), &options.labels);
+    install(Backend::Local(Box::new(session)));
+    Ok(index)
+}
+
+fn install(backend: Backend) {
+    let old = CURRENT.with(|c| c.borrow_mut().replace(backend));
+    if let Some(Backend::Worker(conn)) = old {
+        conn.worker.terminate();
+    }
+}
+
+/// Stops the plan being opened; the open plan stays.
+pub fn cancel() {
+    if let Some(worker) = OPENING.with(|o| o.borrow_mut().take()) {
+        worker.terminate();
+    }
+}
+
+/// Asks the open plan's session. `Err` says why there is no answer.
+pub async fn ask(request: Request) -> Result<Response, String> {
+    let worker = CURRENT.with(|c| match &*c.borrow() {
+        Some(Backend::Worker(conn)) => Some(Ok((conn.worker.clone(), conn.pending.clone()))),
+        Some(Backend::Local(_)) => None,
+        None => Some(Err("no plan is open".to_string())),
+    });
+    match worker {
+        None => CURRENT.with(|c| match &mut *c.borrow_mut() {
+            Some(Backend::Local(session)) => Ok(session.answer(request)),
+            _ => Err("no plan is open".to_string()),
+        }),
+        Some(Err(message)) => Err(message),
+        Some(Ok((worker, pending))) => {
+            let message = Object::new();
+            let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
+            let json = serde_json::to_string(&request).map_err(|e| e.to_string())?;
+            let _ = Reflect::set(&message, &"request".into(), &json.into());
+            let data = call(&worker, &pending, message, None, None).await?;
+            decode(&data)
+        }
+    }
+}
