@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -15,15 +16,28 @@ const TYPES = {
   ".svg": "image/svg+xml",
   ".png": "image/png",
 };
+/** What GitHub Pages sends gzip-compressed (of the types this site has). */
+const GZIP_TYPES = new Set([".html", ".js", ".mjs", ".css", ".wasm", ".json"]);
 
 /**
  * Starts serving `root` under `prefix` (e.g. "/" or "/planlens/"); resolves to the server.
  * Test options: `cors` adds `Access-Control-Allow-Origin: *` (a CI artifact host that allows
  * other sites to read its files); `chunkDelay` sends files in 16 KB pieces this many ms apart (a
- * slow network, so progress can be seen).
+ * slow network, so progress can be seen); `gzip` sends .html, .js, .mjs, .css, .wasm and .json with
+ * `Content-Encoding: gzip` (zlib level 6) to clients that accept it, as GitHub Pages does, so the
+ * benchmark's first visit downloads what a visitor downloads.
  */
-export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors = false, chunkDelay = 0 } = {}) {
+export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors = false, chunkDelay = 0, gzip = false } = {}) {
   const base = resolve(root);
+  // Compressed once per file version, as a host's cache would: compressing is not part of a visit.
+  const compressed = new Map(); // path -> { mtimeMs, size, body }
+  const gzipped = (file, stat) => {
+    const hit = compressed.get(file);
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.body;
+    const body = gzipSync(readFileSync(file), { level: 6 });
+    compressed.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, body });
+    return body;
+  };
   const server = createServer((req, res) => {
     if (cors) res.setHeader("access-control-allow-origin", "*");
     const url = new URL(req.url, "http://localhost");
@@ -50,13 +64,17 @@ export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors =
       res.writeHead(404).end("not found");
       return;
     }
+    const encode = gzip && GZIP_TYPES.has(extname(file)) && /\bgzip\b/.test(req.headers["accept-encoding"] || "");
+    const body = encode ? gzipped(file, stat) : null;
     res.writeHead(200, {
       "content-type": TYPES[extname(file)] || "application/octet-stream",
-      "content-length": stat.size,
+      "content-length": body ? body.length : stat.size,
       "cache-control": "no-cache",
+      ...(gzip ? { vary: "accept-encoding" } : {}),
+      ...(body ? { "content-encoding": "gzip" } : {}),
     });
     if (chunkDelay > 0) {
-      const data = readFileSync(file);
+      const data = body || readFileSync(file);
       let at = 0;
       const next = () => {
         if (at >= data.length) return res.end();
@@ -65,6 +83,10 @@ export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors =
         setTimeout(next, chunkDelay);
       };
       next();
+      return;
+    }
+    if (body) {
+      res.end(body);
       return;
     }
     createReadStream(file).pipe(res);
