@@ -939,3 +939,223 @@ fn usage_documents_exit_code_4() {
     assert_eq!(code, 0);
     assert!(out.contains("4 planning failed"), "{out}");
 }
+
+/// A directory shaped like a Trunk build of the app (index.html naming its style sheet, glue and
+/// WebAssembly, at the site's sub-path as GitHub Pages serves a fork), so the report can be tested
+/// without building the app.
+fn fake_app(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("planlens-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("index.html"),
+        r#"<!doctype html><html><head>
+<script type="module" src="/planlens/boot-1.js"></script>
+<link rel="stylesheet" href="/planlens/main-1.css" integrity="sha384-x"/>
+<link rel="modulepreload" href="/planlens/planlens-web-1.js" crossorigin="anonymous"><link rel="preload" href="/planlens/planlens-web-1_bg.wasm" crossorigin="anonymous" as="fetch" type="application/wasm"></head><body></body></html>"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("main-1.css"), "body { color: FAKE-CSS; }").unwrap();
+    std::fs::write(
+        dir.join("planlens-web-1.js"),
+        "export default async () => {};",
+    )
+    .unwrap();
+    std::fs::write(dir.join("planlens-web-1_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    dir
+}
+
+/// The payload and attributes of a report's plan element.
+fn report_plan(page: &str) -> (String, String) {
+    let start = page
+        .find(r#"<script type="application/octet-stream" id="planlens-report""#)
+        .expect("the plan element");
+    let open_end = start + page[start..].find('>').unwrap();
+    let close = open_end + page[open_end..].find("</script>").unwrap();
+    (
+        page[open_end + 1..close].to_string(),
+        page[start..open_end].to_string(),
+    )
+}
+
+/// The `p=` payload of a link `planlens link` prints for the same arguments.
+fn link_payload(args: &[&str]) -> String {
+    let mut all = vec!["link", "--base", "https://example.org/"];
+    all.extend_from_slice(args);
+    let (code, out, err) = planlens(&all);
+    assert_eq!(code, 0, "{err}");
+    let fragment =
+        planlens::load::fragment::Fragment::parse(&out.trim_end()[out.find('#').unwrap()..]);
+    fragment.plan.unwrap()
+}
+
+#[test]
+fn report_is_one_page_with_the_app_inline_and_the_full_links_plan_without_secrets() {
+    let app = fake_app("report");
+    for fixture in ["share_secrets.json", "tf0_14_unmarked_secrets.json"] {
+        let path = format!("tests/fixtures/{fixture}");
+        let out = app.join(format!("{fixture}.html"));
+        let (code, stdout, err) = planlens(&[
+            "report",
+            &path,
+            "-o",
+            out.to_str().unwrap(),
+            "--app",
+            app.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(stdout.is_empty());
+        assert!(
+            err.contains(" KB (the plan ") && err.contains("sensitive values removed"),
+            "{err}"
+        );
+        let page = std::fs::read_to_string(&out).unwrap();
+        // The secrets are nowhere in the file, and the plan is exactly a full link's.
+        assert!(
+            !page.contains("SECRET-"),
+            "a secret in the report of {fixture}"
+        );
+        let (payload, attributes) = report_plan(&page);
+        assert_eq!(payload, link_payload(&[&path]), "{fixture}");
+        assert!(
+            attributes.ends_with(&format!(r#" data-name="{fixture}""#)),
+            "{attributes}"
+        );
+        let text = planlens::load::link::decode(&payload).unwrap();
+        assert!(
+            !text.contains("SECRET-") && text.contains("(sensitive 1)"),
+            "{text}"
+        );
+        let shared = planlens::load_plan_text(text, fixture).unwrap();
+        let original = planlens::load_plan(std::fs::read(&path).unwrap(), fixture).unwrap();
+        assert_eq!(
+            planlens::Summary::of(&shared),
+            planlens::Summary::of(&original)
+        );
+        // Nothing to fetch: the style inline, no src, no href but the empty data: icon, and a
+        // policy that allows no connection.
+        assert!(page.contains("<style>body { color: FAKE-CSS; }</style>"));
+        assert!(!page.contains(" src="), "{page}");
+        assert_eq!(page.matches(" href=").count(), 1);
+        assert!(page.contains(r#"<link rel="icon" href="data:,">"#));
+        assert!(page.contains("connect-src 'none'") && page.contains("default-src 'none'"));
+        assert!(page.contains(r#"id="planlens-glue">"#) && page.contains(r#"id="planlens-wasm">"#));
+        assert!(page.contains("<title>") && page.contains(&format!("{fixture} — Planlens report")));
+    }
+    // Rules and the environment label travel as a link's do.
+    let out = app.join("rules.html");
+    let rules = "tests/fixtures/rules/warn_only.toml";
+    let (code, _, err) = planlens(&[
+        "report",
+        "samples/web-app-replace.json",
+        "--rules",
+        rules,
+        "--label",
+        "environment=prod",
+        "-o",
+        out.to_str().unwrap(),
+        "--app",
+        app.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, attributes) = report_plan(&std::fs::read_to_string(&out).unwrap());
+    let carried = attributes
+        .split(" data-rules=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("data-rules");
+    assert_eq!(
+        planlens::load::link::decode(carried).unwrap(),
+        std::fs::read_to_string(rules).unwrap()
+    );
+    assert!(attributes.ends_with(r#" data-env="prod""#), "{attributes}");
+    // The app's directory may also come from PLANLENS_APP.
+    let out2 = app.join("env.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(["report", "samples/web-app-replace.json", "-o"])
+        .arg(&out2)
+        .env("PLANLENS_APP", &app)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(run.status.success() && out2.exists());
+    std::fs::remove_dir_all(&app).unwrap();
+}
+
+#[test]
+fn report_of_bad_input_exits_3_and_writes_nothing() {
+    let app = fake_app("bad");
+    let out = app.join("report.html");
+    let (code, _, err) = planlens(&[
+        "report",
+        "tests/fixtures/not_json.txt",
+        "-o",
+        out.to_str().unwrap(),
+        "--app",
+        app.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3);
+    assert!(err.contains("This is not JSON"), "{err}");
+    assert!(!out.exists());
+    // Without -o, or with options that make no sense for a file: usage.
+    assert_eq!(planlens(&["report", "samples/web-app-replace.json"]).0, 64);
+    let (code, _, _) = planlens(&[
+        "report",
+        "samples/web-app-replace.json",
+        "-o",
+        out.to_str().unwrap(),
+        "--redacted",
+    ]);
+    assert_eq!(code, 64);
+    std::fs::remove_dir_all(&app).unwrap();
+}
+
+#[test]
+fn report_without_a_built_app_says_how_to_build_it() {
+    let app = fake_app("missing");
+    let out = app.join("report.html");
+    let missing = app.join("no-dist");
+    let (code, _, err) = planlens(&[
+        "report",
+        "samples/web-app-replace.json",
+        "-o",
+        out.to_str().unwrap(),
+        "--app",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3);
+    assert!(
+        err.contains("no built Planlens app in")
+            && err.contains("build the app first: trunk build --release")
+            && err.contains("--app DIR"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // A directory that is not a build of the app.
+    std::fs::remove_file(app.join("planlens-web-1_bg.wasm")).unwrap();
+    let (code, _, err) = planlens(&[
+        "report",
+        "samples/web-app-replace.json",
+        "-o",
+        out.to_str().unwrap(),
+        "--app",
+        app.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3);
+    assert!(
+        err.contains("planlens-web-1_bg.wasm") && err.contains("trunk build --release"),
+        "{err}"
+    );
+    std::fs::write(app.join("index.html"), "<html></html>").unwrap();
+    let (code, _, err) = planlens(&[
+        "report",
+        "samples/web-app-replace.json",
+        "-o",
+        out.to_str().unwrap(),
+        "--app",
+        app.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3);
+    assert!(err.contains("links no style sheet"), "{err}");
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&app).unwrap();
+}

@@ -6,9 +6,12 @@
 //! planlens drift FILE [--format text|json]         what changed outside Terraform, with severity
 //! planlens check PLAN.json [--rules FILE]          guardrail rules, verdict as exit code
 //! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
+//! planlens report PLAN.json -o report.html [--app DIR]  one HTML file: the app and the plan
 //! ```
-//! Exit codes: 0 success, 3 the input could not be read as a plan, 64 wrong usage; `check`: 0 pass,
-//! 1 warn or plan incomplete, 2 needs approval, 4 planning failed.
+//! Exit codes: 0 success, 3 the input (or the built app, for `report`) could not be read, 64 wrong
+//! usage; `check`: 0 pass, 1 warn or plan incomplete, 2 needs approval, 4 planning failed.
+
+mod report;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -51,6 +54,13 @@ const USAGE: &str = "usage:
                                                  with, as its SVG export (nodes carry
                                                  data-address, module boxes data-module)
   planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
+  planlens report PLAN.json -o report.html [--app DIR] [--rules FILE] [--label K=V]…
+                                                 one self-contained HTML file, the app with the
+                                                 plan inside (sensitive values removed as in a
+                                                 full link), for CI artifacts: it opens from disk
+                                                 and fetches nothing. The app's files come from
+                                                 its build (trunk build --release): --app DIR,
+                                                 else $PLANLENS_APP, else ./dist
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
 or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
 pack (see README, Guardrail rules); --label environment=prod sets a value rules can test.
@@ -58,8 +68,8 @@ Values under secret-like attribute names (password, secret, token, private_key, 
 are masked like the values the plan marks sensitive; --mask PATTERN (repeatable, every
 subcommand; a case-insensitive glob on attribute names, e.g. --mask '*_pin') masks more, and so
 does a [mask] table in the rule file.
-Exit codes: 3 the input or the rule file could not be read, 64 wrong usage (and for check: 0, 1,
-2, 4 as above).";
+Exit codes: 3 the input, the rule file or (report) the built app could not be read, 64 wrong
+usage (and for check: 0, 1, 2, 4 as above).";
 
 /// `--mask PATTERN` options, taken out of the arguments before a subcommand reads them.
 static CLI_MASK: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -133,6 +143,10 @@ fn main() -> ExitCode {
         ["drift", path, "--format", "json"] | ["drift", "--format", "json", path] => {
             drift(path, true)
         }
+        ["report", rest @ ..] => match ReportOptions::parse(rest) {
+            Some(r) => report(&r),
+            None => usage(),
+        },
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -323,6 +337,98 @@ fn link(o: &Options) -> ExitCode {
             .lock()
             .write_all(format!("{url}\n").as_bytes()),
     )
+}
+
+/// Options of `report`: where to write, where the built app is, and the options `link` takes
+/// besides `--base`.
+struct ReportOptions {
+    output: String,
+    app: Option<String>,
+    plan: Options,
+}
+
+impl ReportOptions {
+    fn parse(args: &[&str]) -> Option<ReportOptions> {
+        let (mut output, mut app, mut rest) = (None, None, Vec::new());
+        let mut it = args.iter();
+        while let Some(&arg) = it.next() {
+            let slot = match arg {
+                "-o" | "--output" => &mut output,
+                "--app" => &mut app,
+                _ => {
+                    rest.push(arg);
+                    continue;
+                }
+            };
+            if slot.replace(it.next()?.to_string()).is_some() {
+                return None;
+            }
+        }
+        let plan = Options::parse(&rest, &[]).ok()?;
+        if plan.base.is_some() || plan.redacted || plan.plan_url.is_some() {
+            return None;
+        }
+        Some(ReportOptions {
+            output: output?,
+            app,
+            plan,
+        })
+    }
+}
+
+/// A size for people: `840 KB`, `2.4 MB`.
+fn size(bytes: usize) -> String {
+    if bytes < 1_000_000 {
+        format!("{} KB", bytes.div_ceil(1000))
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    }
+}
+
+fn report(r: &ReportOptions) -> ExitCode {
+    let dir = report::app_dir(r.app.as_deref());
+    let app = match report::App::read(&dir) {
+        Ok(app) => app,
+        Err(message) => {
+            eprintln!("planlens: {message}");
+            return ExitCode::from(3);
+        }
+    };
+    let checked = match evaluated(&r.plan) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let view = checked.view(&r.plan.labels);
+    // Exactly what a full link carries: the one stripping of sensitive values.
+    let payload = planlens::share::full_payload(&checked.doc);
+    let page = report::html(
+        &app,
+        &report::Plan {
+            payload: &payload,
+            name: &checked.doc.name,
+            rules: view.rules.as_deref(),
+            environment: view.environment.as_deref(),
+        },
+    );
+    let written = if r.output == "-" {
+        std::io::stdout().lock().write_all(page.as_bytes())
+    } else {
+        std::fs::write(&r.output, &page)
+    };
+    if let Err(e) = written {
+        eprintln!("planlens: cannot write {}: {e}", r.output);
+        return ExitCode::from(1);
+    }
+    eprintln!(
+        "planlens: wrote {}: {} (the plan {}, the app {} from {}); sensitive values removed as \
+         in a full share link",
+        r.output,
+        size(page.len()),
+        size(payload.len()),
+        size(page.len() - payload.len()),
+        dir.display()
+    );
+    ExitCode::SUCCESS
 }
 
 fn check(o: &Options) -> ExitCode {

@@ -87,7 +87,8 @@ pub fn Landing() -> impl IntoView {
                     })
                 }}
             </section>
-            <section class="samples">
+            // A report file fetches nothing, so it offers no samples (they are files of the site).
+            <section class="samples" hidden=super::report::is_report()>
                 <h2>"Try a sample"</h2>
                 <ul>
                     {SAMPLES
