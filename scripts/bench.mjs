@@ -303,19 +303,24 @@ function installObservers(cancel) {
         b.idleAt = now;
       }
     }
-    const done = b.errorText != null || (cancel ? b.idleAt != null || b.readyAt != null : b.readyAt != null);
+    // After Cancel, a message saying so is not a failure: wait for idle.
+    const failed = b.errorText != null && b.cancelAt == null;
+    const done = failed || (cancel ? b.idleAt != null || b.readyAt != null : b.readyAt != null || b.errorText != null);
     if (!done) requestAnimationFrame(frame);
     else mo.disconnect();
   };
   requestAnimationFrame(frame);
 }
 
-// The first visit: a fresh context (empty cache, no service worker) on a throttled network, the
-// site served gzip-compressed. `requests` is the server's log of this run (URL → phase).
 // Every run but the first visit's: no service worker, so its filling of the cache in the background
 // does not run beside what is timed (a user opening a plan has long had it installed).
 const APP_CONTEXT = { viewport: { width: 1400, height: 860 }, serviceWorkers: "block" };
 const PHASES = { landing: "landing page", idle: "after ready", plan: "opening a sample", after: "after the diff" };
+
+// The first visit: a fresh context (empty cache, no service worker installed yet) on a throttled
+// network (the page's emulation covers its dedicated workers' fetches too), the site served
+// gzip-compressed. `requests` is the server's log of this run (path → the phase it was first asked
+// for in: before the landing page was ready, after, while opening a sample).
 async function firstVisitRun(browser, base, requests) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
   await context.addInitScript(initScript);
@@ -455,7 +460,8 @@ async function cancelRun(browser, base, planPath, phase) {
     await page.evaluate(installObservers, phase);
     await page.setInputFiles("input[data-testid=plan-file]", planPath);
     await page.waitForFunction(
-      () => window.__bench.idleAt != null || window.__bench.readyAt != null || window.__bench.errorText != null,
+      () => window.__bench.idleAt != null || window.__bench.readyAt != null ||
+        (window.__bench.errorText != null && window.__bench.cancelAt == null),
       null, { polling: 100, timeout: READY_TIMEOUT },
     );
     const b = await page.evaluate(() => window.__bench);
