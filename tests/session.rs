@@ -240,3 +240,34 @@ fn remasking_opens_the_same_text_with_other_patterns() {
     }
     assert!(!session.document().masking.mask.uses_builtin());
 }
+
+#[test]
+fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
+    let bytes = common::own_fixture("drift_effects.json");
+    let mut session = Session::open_bytes(bytes, &options("drift_effects.json")).unwrap();
+    let base = "https://example.github.io/planlens/";
+    let Response::Share { redacted, .. } = session.answer(Request::Share {
+        base: base.to_string(),
+        view: View::default(),
+        rules: None,
+        labels: BTreeMap::new(),
+        by_address: None,
+    }) else {
+        panic!("no links");
+    };
+    // Followed as the browser follows it: fragment → payload → text → a session.
+    let fragment =
+        planlens::load::fragment::Fragment::parse(&redacted[redacted.find('#').unwrap()..]);
+    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
+    let mut link = Session::open_text(text, &options("drift_effects.json")).unwrap();
+    let index = through_json(&link.index(None, &BTreeMap::new()));
+    let slim = index.document().unwrap();
+    // The views say "redacted" and ask for no diff; the findings are the link's.
+    assert!(slim.values_dropped() && !slim.values_in_session());
+    assert!(!slim.has_values() && slim.missing_values().is_some());
+    assert!(Analysis::of(&slim).findings_carried());
+    assert!(matches!(
+        link.answer(Request::Diff { row: 0 }),
+        Response::Diff(None)
+    ));
+}

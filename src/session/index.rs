@@ -48,6 +48,8 @@ pub struct Analyses {
     pub checks: Vec<CheckRow>,
     /// The plan's own `environment` (or `env`) variable, when it is a string.
     pub environment: Option<String>,
+    /// The plan came from a redacted link: its values are nowhere, not even in the session.
+    pub values_dropped: bool,
 }
 
 /// The plan part of the index: `doc`'s plan with identities and actions only, as JSON text.

@@ -82,7 +82,11 @@ impl Index {
             self.plan.clone(),
             &a.name,
             Redaction {
-                carrier: Carrier::Session,
+                carrier: if a.values_dropped {
+                    Carrier::Link
+                } else {
+                    Carrier::Session
+                },
                 graph: a.graph.clone(),
                 drift,
                 evaluation: self.carried.clone(),
@@ -204,6 +208,7 @@ impl Session {
                 outputs: output_rows(doc),
                 checks: check_rows(doc),
                 environment: index::plan_environment(doc),
+                values_dropped: doc.values_dropped(),
             },
             evaluation,
             carried,

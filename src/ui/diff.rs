@@ -1,19 +1,137 @@
 //! The attribute diff of the selected resource, and the tree renderer the outputs panel shares.
+//! The open plan's values are in its session (a Web Worker): a diff is asked for when a view
+//! shows it ([`SessionDiff`]), and the drift detail asks the same way.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::AppState;
-use crate::diff::{
-    Container, DiffError, DiffNode, Form, Line, NodeChange, PathKey, Side, diff_change,
-};
+use super::{AppState, Loaded};
+use crate::diff::{Container, DiffError, DiffNode, Form, Line, NodeChange, PathKey, Side};
 use crate::model::text::visible;
 use crate::model::{RowSource, reason};
+use crate::session::{Request, Response};
+
+/// Which diff to ask the session for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffOf {
+    /// The change of a row.
+    Row(u32),
+    /// A drift entry (`resource_drift[i]`).
+    Drift(u32),
+}
+
+/// A diff of one open plan. The plan is told apart by its `Loaded`'s address: opening a plan, or
+/// reading it again with another mask, makes a new `Loaded` while the old one is still held, so
+/// two plans one after the other never share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiffKey {
+    plan: usize,
+    of: DiffOf,
+}
+
+impl DiffKey {
+    /// The diff `of` in `loaded`.
+    pub fn of(loaded: &Arc<Loaded>, of: DiffOf) -> DiffKey {
+        DiffKey {
+            plan: Arc::as_ptr(loaded) as usize,
+            of,
+        }
+    }
+
+    fn request(self) -> Request {
+        match self.of {
+            DiffOf::Row(row) => Request::Diff { row },
+            DiffOf::Drift(entry) => Request::DriftDiff { entry },
+        }
+    }
+}
+
+/// The session's answer: `Ok(None)` when it holds no values for it, `Err` why nothing answered.
+type Answer = Result<Option<Result<DiffNode, DiffError>>, String>;
+
+/// The diff a view shows, asked of the open plan's session whenever the view's key changes.
+/// Only the answer for the current key is kept: one for a row or plan no longer shown is dropped.
+#[derive(Clone, Copy)]
+pub struct SessionDiff {
+    key: Memo<Option<DiffKey>>,
+    answer: RwSignal<Option<(DiffKey, Answer)>, LocalStorage>,
+}
+
+impl SessionDiff {
+    /// Asks for the diff `key` names (none while it is `None`).
+    pub fn new(key: Memo<Option<DiffKey>>) -> SessionDiff {
+        let answer = RwSignal::new_local(None);
+        Effect::new(move |_| {
+            answer.set(None);
+            let Some(k) = key.get() else {
+                return;
+            };
+            leptos::task::spawn_local(async move {
+                let got = match super::backend::ask(k.request()).await {
+                    Ok(Response::Diff(diff)) => Ok(diff),
+                    Ok(_) => Err("the plan's session answered another question".to_string()),
+                    Err(message) => Err(message),
+                };
+                // The view may have moved on, or gone, while the session worked.
+                if key.try_get_untracked().flatten() == Some(k) {
+                    let _ = answer.try_set(Some((k, got)));
+                }
+            });
+        });
+        SessionDiff { key, answer }
+    }
+}
+
+/// The diff `key` names once the session has answered (`what` as in [`ToggledDiff`]); until
+/// then a line saying it is on its way.
+#[component]
+pub fn AskedDiff(
+    diff: SessionDiff,
+    key: DiffKey,
+    show_unchanged: RwSignal<bool>,
+    what: &'static str,
+) -> impl IntoView {
+    move || {
+        let current = diff.key.get() == Some(key);
+        let answer = diff.answer.with(|a| match a {
+            Some((k, answer)) if current && *k == key => Some(answer.clone()),
+            _ => None,
+        });
+        match answer {
+            Some(Ok(Some(tree))) => view! { <ToggledDiff tree show_unchanged what /> }.into_any(),
+            Some(Ok(None)) => ().into_any(),
+            Some(Err(message)) => view! {
+                <p class="load-error" data-testid="diff-error">
+                    {format!("Cannot show this {what}: {message}")}
+                </p>
+            }
+            .into_any(),
+            None => view! {
+                <p class="fine diff-loading" role="status" data-testid="diff-loading">
+                    "Loading the diff…"
+                </p>
+            }
+            .into_any(),
+        }
+    }
+}
+
+/// The diff of row `r`, when the plan has values to show (a redacted link and a plan log have
+/// none: the facts say why).
+fn row_key(loaded: &Arc<Loaded>, r: u32) -> Option<DiffKey> {
+    (loaded.doc.has_values() && (r as usize) < loaded.doc.rows.len())
+        .then(|| DiffKey::of(loaded, DiffOf::Row(r)))
+}
 
 /// The selected resource's header and attribute diff.
 #[component]
 pub fn DiffPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let show_unchanged = RwSignal::new(false);
+    // The selected row's diff, asked of the session.
+    let key = Memo::new(move |_| row_key(&state.loaded.get()?, state.selected.get()?));
+    let diff = SessionDiff::new(key);
     move || {
         let loaded = state.loaded.get()?;
         let Some(r) = state.selected.get() else {
@@ -85,11 +203,10 @@ pub fn DiffPanel() -> impl IntoView {
                     .to_string(),
             ));
         }
-        let has_values = doc.has_values();
         if let Some(reason) = doc.missing_values() {
             facts.push(("no-values", reason.to_string()));
         }
-        let tree = diff_change(&change.change);
+        let tree = row_key(&loaded, r);
         let module = doc.module_of(row);
         let provider = &doc.providers[row.provider as usize];
         Some(
@@ -113,7 +230,7 @@ pub fn DiffPanel() -> impl IntoView {
                             .map(|(k, text)| view! { <li class=format!("fact fact-{k}") data-testid=format!("fact-{k}")>{text}</li> })
                             .collect_view()}
                     </ul>
-                    {has_values.then(|| view! { <ToggledDiff tree show_unchanged what="change" /> })}
+                    {tree.map(|key| view! { <AskedDiff diff key show_unchanged what="change" /> })}
                 </aside>
             }
             .into_any(),

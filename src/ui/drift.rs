@@ -2,11 +2,12 @@
 //! plan, with what the plan does about it; for driftctl reports also coverage, unmanaged resources
 //! and alerts. Every word about grades and effects comes from `crate::drift`.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
-use super::diff::ToggledDiff;
-use super::{AppState, Tab};
-use crate::diff::diff_change;
+use super::diff::{AskedDiff, DiffKey, DiffOf, SessionDiff};
+use super::{AppState, Loaded, Tab};
 use crate::drift::{DriftedResource, PlanEffect, Severity};
 use crate::model::Action;
 use crate::model::source::{DriftctlFacts, Source};
@@ -153,11 +154,28 @@ fn drift_item(state: AppState, r: &DriftedResource, show_effect: bool) -> AnyVie
     .into_any()
 }
 
+/// The diff of a drifted resource, when it has one to show: a plan log has no values, and an
+/// object deleted outside Terraform has no after.
+fn diff_key(loaded: &Arc<Loaded>, r: &DriftedResource) -> Option<DiffKey> {
+    (loaded.doc.has_values() && r.action != Action::Delete)
+        .then(|| DiffKey::of(loaded, DiffOf::Drift(r.entry)))
+}
+
 /// The selected resource's drift: attributes, what the plan does, and the before → after diff.
 #[component]
 fn DriftDetail() -> impl IntoView {
     let state = expect_context::<AppState>();
     let show_unchanged = RwSignal::new(false);
+    // The selected entry's diff, asked of the session.
+    let key = Memo::new(move |_| {
+        let loaded = state.loaded.get()?;
+        let r = loaded
+            .analysis
+            .drift
+            .for_row(state.selected.get()? as usize)?;
+        diff_key(&loaded, r)
+    });
+    let diff = SessionDiff::new(key);
     move || {
         let loaded = state.loaded.get()?;
         let selected = state.selected.get();
@@ -199,9 +217,7 @@ fn DriftDetail() -> impl IntoView {
                 }
             })
             .collect_view();
-        let entry = &loaded.doc.plan().resource_drift[r.entry as usize];
-        let tree = (loaded.doc.has_values() && r.action != Action::Delete)
-            .then(|| diff_change(&entry.change));
+        let tree = diff_key(&loaded, r);
         let severity = r.severity.key();
         let more = (r.more_attributes > 0)
             .then(|| view! { <p class="fine">{format!("… and {} more changed paths.", r.more_attributes)}</p> });
@@ -226,7 +242,7 @@ fn DriftDetail() -> impl IntoView {
                             <dd class="mono" data-testid="drift-deleted-id">
                                 {match &d.id {
                                     Some(id) => visible(id),
-                                    None if loaded.doc.redacted.is_some() => "(redacted)".to_string(),
+                                    None if loaded.doc.values_dropped() => "(redacted)".to_string(),
                                     None if !r.values_known => "(not in the log)".to_string(),
                                     None => "(none, or sensitive)".to_string(),
                                 }}
@@ -248,12 +264,12 @@ fn DriftDetail() -> impl IntoView {
                         </table>
                     })}
                     {more}
-                    {loaded.doc.redacted.is_some().then(|| view! {
+                    {loaded.doc.values_dropped().then(|| view! {
                         <p class="fine" data-testid="drift-redacted">{loaded.doc.missing_values()}</p>
                     })}
-                    {tree.map(|tree| view! {
+                    {tree.map(|key| view! {
                         <h3 class="drift-diff-title">"Last known (state) → actual (refreshed)"</h3>
-                        <ToggledDiff tree show_unchanged what="drift" />
+                        <AskedDiff diff key show_unchanged what="drift" />
                     })}
                 </aside>
             }

@@ -10,9 +10,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::timing::{mark, measure, now};
 use super::{AppState, url};
-use crate::rules::RuleSet;
-use crate::share::markdown::{self, CommentLink, choose_link};
-use crate::share::{self as core, LinkFit};
+use crate::session::{Request, Response};
+use crate::share::LinkFit;
 
 /// The three texts, made once when the dialog opens.
 struct Prepared {
@@ -52,56 +51,57 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// Makes the links and the comment for what the app shows now.
-fn prepare(state: AppState) -> Option<Prepared> {
-    let loaded = state.loaded.get_untracked()?;
+/// Makes the links and the comment for what the app shows now: the open plan's session writes
+/// them, where the plan's values are. `Err` says why it could not.
+async fn prepare(state: AppState) -> Result<Prepared, String> {
+    let loaded = state.loaded.get_untracked().ok_or("no plan is open")?;
     let view = untrack(|| url::current_view(state));
     let view = url::View {
         rules: state.rules.payload_for_link(),
         ..view
     };
     let base = url::site_base();
-    let parsed = state.rules.parsed.get_untracked();
-    let builtin;
-    let (rules, builtin_fallback) = match parsed.0.as_ref() {
-        Ok(rules) => (rules, false),
-        Err(_) => {
-            builtin = RuleSet::builtin();
-            (&builtin, true)
-        }
-    };
-    let labels = state.rules.labels();
-
-    mark("planlens:share-full-start");
-    let full = core::full_link(&base, &loaded.doc, &view);
-    measure("planlens:share-full", "planlens:share-full-start");
-    mark("planlens:share-redacted-start");
-    let redacted = core::redacted_link(&base, &loaded.doc, &loaded.analysis, rules, &labels, &view);
-    measure("planlens:share-redacted", "planlens:share-redacted-start");
-
-    let evaluation = state
+    // The rule file in use (a link's, else the user's); `None` for the built-in pack.
+    let rules = state
         .rules
-        .checked
-        .get_untracked()
-        .map(|c| c.0.evaluation.clone());
-    let evaluation =
-        evaluation.unwrap_or_else(|| loaded.analysis.evaluate(&loaded.doc, rules, &labels));
+        .from_link
+        .with_untracked(|l| l.as_ref().map(|l| l.text.clone()))
+        .or_else(|| {
+            (state.rules.text).with_untracked(|t| (!t.trim().is_empty()).then(|| t.clone()))
+        });
     let by_address = match &loaded.source {
         super::PlanSource::Url(href) => Some(crate::share::fragment::url_link(&base, href, &view)),
         _ => None,
     };
-    let for_comment = markdown::full_link_for_comment(&loaded.doc, full.clone());
-    let link: CommentLink = choose_link(for_comment, by_address.clone(), redacted.clone());
-    let markdown = markdown::summary(&loaded.doc, &loaded.analysis, &evaluation, Some(&link));
-    Some(Prepared {
-        full,
-        redacted,
-        by_address,
-        markdown,
-        builtin_fallback,
-        already_redacted: loaded.doc.redacted.is_some(),
-        masking: loaded.doc.masking.clone(),
-    })
+    let request = Request::Share {
+        base,
+        view,
+        rules,
+        labels: state.rules.labels(),
+        by_address: by_address.clone(),
+    };
+    // Both links (and the comment) are made by one request, so both measures time all of it.
+    mark("planlens:share-start");
+    let answer = super::backend::ask(request).await?;
+    measure("planlens:share-full", "planlens:share-start");
+    measure("planlens:share-redacted", "planlens:share-start");
+    match answer {
+        Response::Share {
+            full,
+            redacted,
+            markdown,
+            builtin_fallback,
+        } => Ok(Prepared {
+            full,
+            redacted,
+            by_address,
+            markdown,
+            builtin_fallback,
+            already_redacted: loaded.doc.values_dropped(),
+            masking: loaded.doc.masking.clone(),
+        }),
+        _ => Err("the plan's session answered another question".to_string()),
+    }
 }
 
 /// Copies text to the clipboard; false when the browser refuses.
@@ -215,7 +215,8 @@ fn keep_focus_inside(dialog: &NodeRef<leptos::html::Div>, ev: &leptos::ev::Keybo
 #[component]
 pub fn ShareDialog() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let prepared: RwSignal<Option<Arc<Prepared>>, LocalStorage> = RwSignal::new_local(None);
+    let prepared: RwSignal<Option<Result<Arc<Prepared>, String>>, LocalStorage> =
+        RwSignal::new_local(None);
     let status = RwSignal::new(String::new());
     let took = RwSignal::new(0.0);
     let dialog = NodeRef::<leptos::html::Div>::new();
@@ -223,10 +224,10 @@ pub fn ShareDialog() -> impl IntoView {
         // "Preparing…" is painted before the work starts.
         super::open::next_paint().await;
         let start = now();
-        let p = prepare(state);
-        took.set(now() - start);
+        let p = prepare(state).await;
         // The dialog may have been closed meanwhile.
-        let _ = prepared.try_set(p.map(Arc::new));
+        let _ = took.try_set(now() - start);
+        let _ = prepared.try_set(Some(p.map(Arc::new)));
     });
     Effect::new(move |_| {
         if let Some(d) = dialog.get() {
@@ -245,7 +246,7 @@ pub fn ShareDialog() -> impl IntoView {
         }
     };
     let copy_markdown = move |_| {
-        let Some(p) = prepared.get_untracked() else {
+        let Some(Ok(p)) = prepared.get_untracked() else {
             return;
         };
         leptos::task::spawn_local(async move {
@@ -297,7 +298,12 @@ pub fn ShareDialog() -> impl IntoView {
                             <progress></progress>
                         </p>
                     }.into_any(),
-                    Some(p) => view! {
+                    Some(Err(message)) => view! {
+                        <p class="banner banner-danger" role="alert" data-testid="share-error">
+                            {format!("Could not make the links: {message}")}
+                        </p>
+                    }.into_any(),
+                    Some(Ok(p)) => view! {
                         {p.already_redacted.then(|| view! {
                             <p class="banner banner-info">"This plan was opened from a redacted link, so both links are redacted."</p>
                         })}

@@ -107,7 +107,7 @@ pub fn SummaryPanel() -> impl IntoView {
                     <div class="summary-main">
                         <p class="sentence" data-testid="plan-summary">{sentence}</p>
                         <super::rules::VerdictBadge />
-                        {l.doc.redacted.is_some().then(|| view! {
+                        {l.doc.values_dropped().then(|| view! {
                             <span
                                 class="chip chip-muted"
                                 data-testid="redacted-badge"

@@ -14,7 +14,7 @@ mod state;
 pub use state::RulesState;
 
 use super::graph::download;
-use super::{AppState, Loaded, Tab};
+use super::{AppState, Tab};
 use crate::model::text::{visible, visible_lines};
 use crate::rules::{BUILTIN_TOML, Finding, RuleSeverity};
 
@@ -43,15 +43,6 @@ actions = ["create", "update", "delete"]
 count = { gt = 50 }
 message = "{count} resources change in one plan"
 "#;
-
-/// The plan's own `environment` (or `env`) variable, when it is a string.
-fn plan_environment(loaded: &Loaded) -> Option<String> {
-    let vars = &loaded.doc.plan().variables;
-    ["environment", "env"].iter().find_map(|k| {
-        let raw = vars.get(*k)?.value?;
-        serde_json::from_str::<String>(raw.get()).ok()
-    })
-}
 
 /// The verdict badge (summary strip and Rules tab).
 #[component]
@@ -90,11 +81,11 @@ pub fn VerdictBadge() -> impl IntoView {
 pub fn RulesPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let rs = state.rules;
-    // A redacted plan carries its findings; nothing here can evaluate it again.
+    // A redacted link carries its findings; nothing here can evaluate it again.
     let redacted = move || {
         state
             .loaded
-            .with(|l| l.as_ref().is_some_and(|l| l.doc.redacted.is_some()))
+            .with(|l| l.as_ref().is_some_and(|l| l.doc.values_dropped()))
     };
     view! {
         <section class="panel rules-panel" data-testid="rules-panel">
@@ -122,7 +113,7 @@ pub fn RulesPanel() -> impl IntoView {
                         data-testid="rules-environment"
                         spellcheck="false"
                         placeholder=move || state.loaded.with(|l| {
-                            match l.as_ref().and_then(|l| plan_environment(l)) {
+                            match l.as_ref().and_then(|l| l.environment.as_deref()) {
                                 Some(v) => format!("from the plan: {v}"),
                                 None => "not set (counts as not prod)".to_string(),
                             }

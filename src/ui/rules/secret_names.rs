@@ -53,7 +53,7 @@ pub fn MaskSettings() -> impl IntoView {
         state.loaded.with(|l| {
             l.as_ref().and_then(|l| {
                 let m = &l.doc.masking;
-                if l.doc.redacted.is_some() {
+                if l.doc.values_dropped() {
                     return None;
                 }
                 let masked = match m.masked_by_name {
