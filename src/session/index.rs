@@ -6,7 +6,7 @@
 //! and findings, plus output and check rows). `load::redacted::read_index` reads it back.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 use crate::checks::CheckRow;
 use crate::model::document::is_unchanged_drift;
@@ -52,105 +52,147 @@ pub struct Analyses {
     pub values_dropped: bool,
 }
 
-/// The plan part of the index: `doc`'s plan with identities and actions only, as JSON text.
+/// The plan part of the index: `doc`'s plan with identities and actions only, as JSON text
+/// (written straight from the typed plan, without building a JSON tree).
 pub fn plan_text(doc: &Document) -> String {
     let plan = doc.plan();
-    let mut out = Map::new();
-    let mut put = |key: &str, value: Value| {
-        if !value.is_null() {
-            out.insert(key.to_string(), value);
-        }
+    let slim = SlimPlan {
+        format_version: plan.format_version.as_deref(),
+        terraform_version: plan.terraform_version.as_deref(),
+        timestamp: plan.timestamp.as_deref(),
+        applyable: plan.applyable,
+        complete: plan.complete,
+        errored: plan.errored,
+        resource_changes: plan
+            .resource_changes
+            .iter()
+            .map(|c| slim(c, false))
+            .collect(),
+        resource_drift: (plan.resource_drift.iter())
+            .map(|c| slim(c, is_unchanged_drift(c)))
+            .collect(),
+        deferred_changes: (plan.deferred_changes.iter())
+            .map(|d| SlimDeferred {
+                reason: &d.reason,
+                resource_change: slim(&d.resource_change, false),
+            })
+            .collect(),
+        output_changes: (plan.output_changes.iter())
+            .map(|(name, c)| {
+                (
+                    name.as_ref(),
+                    SlimOutput {
+                        actions: c.actions.names(),
+                    },
+                )
+            })
+            .collect(),
     };
-    put("format_version", json!(plan.format_version));
-    put("terraform_version", json!(plan.terraform_version));
-    put("timestamp", json!(plan.timestamp));
-    put("applyable", json!(plan.applyable));
-    put("complete", json!(plan.complete));
-    put("errored", json!(plan.errored));
-    put(
-        "resource_changes",
-        Value::Array(
-            plan.resource_changes
-                .iter()
-                .map(|c| change(c, false))
-                .collect(),
-        ),
-    );
-    put(
-        "resource_drift",
-        Value::Array(
-            plan.resource_drift
-                .iter()
-                .map(|c| change(c, is_unchanged_drift(c)))
-                .collect(),
-        ),
-    );
-    put(
-        "deferred_changes",
-        Value::Array(
-            plan.deferred_changes
-                .iter()
-                .map(|d| json!({"reason": d.reason, "resource_change": change(&d.resource_change, false)}))
-                .collect(),
-        ),
-    );
-    let outputs: Map<String, Value> = plan
-        .output_changes
-        .iter()
-        .map(|(name, c)| (name.to_string(), json!({"actions": c.actions.names()})))
-        .collect();
-    put("output_changes", Value::Object(outputs));
-    // The variables a view reads by name (the environment label) are in `Analyses`; values of
-    // the others stay in the session.
-    Value::Object(out).to_string()
+    serde_json::to_string(&slim).unwrap_or_default()
 }
 
-/// One change without its values. `unchanged`: a drift entry Terraform 1.0.0 listed although
-/// nothing changed; equal empty values keep it recognisable as no drift.
-fn change(c: &ResourceChange, unchanged: bool) -> Value {
-    let mut m = Map::new();
-    m.insert("address".into(), json!(c.address));
-    if let Some(module) = &c.module_address {
-        m.insert("module_address".into(), json!(module));
+#[derive(Serialize)]
+struct SlimPlan<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format_version: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    terraform_version: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timestamp: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    applyable: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    errored: bool,
+    resource_changes: Vec<Slim<'a>>,
+    resource_drift: Vec<Slim<'a>>,
+    deferred_changes: Vec<SlimDeferred<'a>>,
+    output_changes: BTreeMap<&'a str, SlimOutput>,
+}
+
+#[derive(Serialize)]
+struct SlimDeferred<'a> {
+    reason: &'a str,
+    resource_change: Slim<'a>,
+}
+
+#[derive(Serialize)]
+struct SlimOutput {
+    actions: &'static [&'static str],
+}
+
+/// One change without its values.
+#[derive(Serialize)]
+struct Slim<'a> {
+    address: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    module_address: Option<&'a str>,
+    mode: &'static str,
+    #[serde(rename = "type")]
+    resource_type: &'a str,
+    name: &'a str,
+    provider_name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deposed: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous_address: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action_reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    index_unknown: bool,
+    change: SlimChange<'a>,
+}
+
+#[derive(Serialize)]
+struct SlimChange<'a> {
+    actions: &'static [&'static str],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    importing: Option<SlimImporting<'a>>,
+    /// `{}` on both sides for a drift entry Terraform 1.0.0 listed although nothing changed, so
+    /// it stays recognisable as no drift.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    before: Option<Empty>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after: Option<Empty>,
+}
+
+#[derive(Serialize)]
+struct SlimImporting<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    identity: Option<Empty>,
+}
+
+/// `{}`.
+#[derive(Serialize)]
+struct Empty {}
+
+fn slim<'a>(c: &'a ResourceChange, unchanged: bool) -> Slim<'a> {
+    Slim {
+        address: &c.address,
+        module_address: c.module_address.as_deref(),
+        mode: match c.mode {
+            Mode::Managed => "managed",
+            Mode::Data => "data",
+        },
+        resource_type: &c.resource_type,
+        name: &c.name,
+        provider_name: &c.provider_name,
+        deposed: c.deposed.as_deref(),
+        previous_address: c.previous_address.as_deref(),
+        action_reason: c.action_reason.as_deref(),
+        index_unknown: c.index_unknown,
+        change: SlimChange {
+            actions: c.change.actions.names(),
+            importing: c.change.importing.as_ref().map(|i| SlimImporting {
+                id: i.id.as_deref(),
+                identity: i.identity.map(|_| Empty {}),
+            }),
+            before: unchanged.then_some(Empty {}),
+            after: unchanged.then_some(Empty {}),
+        },
     }
-    let mode = match c.mode {
-        Mode::Managed => "managed",
-        Mode::Data => "data",
-    };
-    m.insert("mode".into(), json!(mode));
-    m.insert("type".into(), json!(c.resource_type));
-    m.insert("name".into(), json!(c.name));
-    m.insert("provider_name".into(), json!(c.provider_name));
-    for (key, value) in [
-        ("deposed", &c.deposed),
-        ("previous_address", &c.previous_address),
-        ("action_reason", &c.action_reason),
-    ] {
-        if let Some(v) = value {
-            m.insert(key.into(), json!(v));
-        }
-    }
-    if c.index_unknown {
-        m.insert("index_unknown".into(), json!(true));
-    }
-    let mut inner = Map::new();
-    inner.insert("actions".into(), json!(c.change.actions.names()));
-    if let Some(importing) = &c.change.importing {
-        let mut i = Map::new();
-        if let Some(id) = &importing.id {
-            i.insert("id".into(), json!(id));
-        }
-        if importing.identity.is_some() {
-            i.insert("identity".into(), json!({}));
-        }
-        inner.insert("importing".into(), Value::Object(i));
-    }
-    if unchanged {
-        inner.insert("before".into(), json!({}));
-        inner.insert("after".into(), json!({}));
-    }
-    m.insert("change".into(), Value::Object(inner));
-    Value::Object(m)
 }
 
 /// The plan's own `environment` (or `env`) variable, when it is a string.

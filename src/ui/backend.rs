@@ -262,7 +262,9 @@ pub async fn open(
                 conn.worker.terminate();
                 return Err("cancelled".to_string());
             }
+            super::timing::mark("planlens:index-decode-start");
             let response = answer.and_then(|data| decode(&data));
+            super::timing::measure("planlens:index-decode", "planlens:index-decode-start");
             match response {
                 Ok(Response::Opened(index)) => {
                     install(Backend::Worker(conn));

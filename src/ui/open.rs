@@ -65,6 +65,7 @@ fn measure_after_paint() {
             move || {
                 if let Some(p) = performance() {
                     let _ = p.measure_with_start_mark(MEASURE, START_MARK);
+                    let _ = p.measure_with_start_mark("planlens:render", "planlens:render-start");
                 }
             },
             std::time::Duration::ZERO,
@@ -294,10 +295,12 @@ fn finish(state: AppState, result: Result<Index, String>, source: PlanSource) {
     };
     let kept = index.kept.take();
     let name = index.analyses.name.clone();
+    super::timing::mark("planlens:index-read-start");
     let loaded = match install(index, source) {
         Ok(loaded) => loaded,
         Err(e) => return fail(state, e),
     };
+    super::timing::measure("planlens:index-read", "planlens:index-read-start");
     match (&loaded.source, kept) {
         (PlanSource::Local, Some(text)) => keep_for_reload(&text, &name),
         _ => forget_kept(),
@@ -335,6 +338,7 @@ fn finish(state: AppState, result: Result<Index, String>, source: PlanSource) {
             .and_then(|v| v.environment.clone())
             .unwrap_or_default(),
     );
+    super::timing::mark("planlens:render-start");
     state.loaded.set(Some(Arc::new(loaded)));
     state.select(selected);
     if let Some(tab) = pending.as_ref().and_then(|v| v.tab.as_deref()) {
