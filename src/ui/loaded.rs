@@ -24,6 +24,14 @@ pub struct Loaded {
     pub source: PlanSource,
     /// The plan's own `environment` (or `env`) variable, when it is a string.
     pub environment: Option<String>,
+    /// The findings the session made when it opened the plan, and the rules (`None`: the
+    /// built-in pack) and labels it made them with: the Rules tab uses them instead of asking
+    /// again while the rules and labels are the same.
+    pub first_evaluation: (
+        Option<String>,
+        std::collections::BTreeMap<String, String>,
+        Result<crate::model::findings::Evaluation, String>,
+    ),
 }
 
 /// Where the open plan came from.

@@ -142,10 +142,36 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
             },
         });
     };
-    let result = backend::open(input, options(state, &name), on_progress).await;
-    if is_current(generation) {
-        finish(state, result, source);
+    let options = options(state, &name);
+    let asked = (options.rules.clone(), options.labels.clone());
+    let result = backend::open(input, options, on_progress).await;
+    // Reading the index and rendering it are separate tasks, so the page can paint in between.
+    yield_now().await;
+    if !is_current(generation) {
+        return;
     }
+    let read = result.and_then(|mut index| {
+        let kept = index.kept.take();
+        super::timing::mark("planlens:index-read-start");
+        let loaded = install(index, source, asked)?;
+        super::timing::measure("planlens:index-read", "planlens:index-read-start");
+        Ok((loaded, kept))
+    });
+    yield_now().await;
+    if is_current(generation) {
+        finish(state, read);
+    }
+}
+
+/// Resolves in a later task (`setTimeout` 0): the browser may paint and handle input first.
+async fn yield_now() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        set_timeout(
+            move || drop(resolve.call0(&JsValue::NULL)),
+            std::time::Duration::ZERO,
+        );
+    });
+    let _ = JsFuture::from(promise).await;
 }
 
 /// Opens a file chosen in the file input or dropped on the page: the worker reads it.
@@ -232,7 +258,11 @@ fn fail(state: AppState, message: String) {
 }
 
 /// The views' form of an opened plan: its values-free document and the analyses it carries.
-fn install(index: Index, source: PlanSource) -> Result<Loaded, String> {
+fn install(
+    index: Index,
+    source: PlanSource,
+    (rules, labels): (Option<String>, std::collections::BTreeMap<String, String>),
+) -> Result<Loaded, String> {
     let doc = index.document().map_err(|e| e.to_string())?;
     let analysis = crate::analysis::Analysis::of(&doc);
     let a = index.analyses;
@@ -241,6 +271,7 @@ fn install(index: Index, source: PlanSource) -> Result<Loaded, String> {
         outputs: a.outputs,
         checks: a.checks,
         environment: a.environment,
+        first_evaluation: (rules, labels, index.evaluation),
         doc,
         source,
     })
@@ -266,10 +297,11 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
         return;
     }
     let options = options(state, &doc.name);
+    let asked = (options.rules.clone(), options.labels.clone());
     let source = loaded.source.clone();
     leptos::task::spawn_local(async move {
         match backend::ask(Request::Remask(options)).await {
-            Ok(Response::Opened(index)) => match install(*index, source) {
+            Ok(Response::Opened(index)) => match install(*index, source, asked) {
                 Ok(new) => {
                     let selected = state.selected.get_untracked();
                     let detail_open = state.detail_open.get_untracked();
@@ -287,22 +319,14 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
 }
 
 /// Installs an opened plan (or shows why it could not be opened; the previous plan stays open).
-fn finish(state: AppState, result: Result<Index, String>, source: PlanSource) {
+fn finish(state: AppState, result: Result<(Loaded, Option<String>), String>) {
     state.status.set(Status::Idle);
-    let mut index = match result {
-        Ok(index) => index,
+    let (loaded, kept) = match result {
+        Ok(read) => read,
         Err(e) => return fail(state, e),
     };
-    let kept = index.kept.take();
-    let name = index.analyses.name.clone();
-    super::timing::mark("planlens:index-read-start");
-    let loaded = match install(index, source) {
-        Ok(loaded) => loaded,
-        Err(e) => return fail(state, e),
-    };
-    super::timing::measure("planlens:index-read", "planlens:index-read-start");
     match (&loaded.source, kept) {
-        (PlanSource::Local, Some(text)) => keep_for_reload(&text, &name),
+        (PlanSource::Local, Some(text)) => keep_for_reload(&text, &loaded.doc.name),
         _ => forget_kept(),
     }
     // Rules that came with a link belong to that link's plan.

@@ -94,14 +94,17 @@ pub fn RulesPanel() -> impl IntoView {
                 <span class="fine" data-testid="rules-counts">
                     {move || rs.checked.get().map(|c| {
                         let t = c.0.evaluation.tally();
+                        let when = match c.0.ms {
+                            Some(ms) => format!("evaluated in {ms:.1} ms"),
+                            None => "evaluated as the plan opened".to_string(),
+                        };
                         format!(
-                            "{}: {} deny · {} warn · {} info — {} evaluated in {:.1} ms",
+                            "{}: {} deny · {} warn · {} info — {} {when}",
                             t.findings(),
                             t.deny,
                             t.warn,
                             t.info,
                             t.rules(),
-                            c.0.ms
                         )
                     })}
                 </span>

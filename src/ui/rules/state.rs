@@ -32,7 +32,7 @@ impl PartialEq for Parsed {
 struct Answer {
     plan: usize,
     evaluation: Result<Evaluation, String>,
-    ms: f64,
+    ms: Option<f64>,
 }
 
 fn plan_key(loaded: &Arc<Loaded>) -> usize {
@@ -47,7 +47,8 @@ pub struct Checked {
     pub worst: Vec<Option<RuleSeverity>>,
     /// How long asking for the evaluation took (parsing the input and evaluating, in the
     /// worker, and the messages there and back), in milliseconds.
-    pub ms: f64,
+    /// `None` when the findings were made as the plan opened (or a link carried them).
+    pub ms: Option<f64>,
 }
 
 /// A shared evaluation, compared by identity.
@@ -135,6 +136,16 @@ impl RulesState {
             });
             let labels = environment.with(|e| labels_of(e));
             let plan = plan_key(&loaded);
+            let (first_rules, first_labels, first) = &loaded.first_evaluation;
+            if *first_rules == rules && *first_labels == labels {
+                // What the session found when it opened the plan, with these rules and labels.
+                answer.set(Some(Answer {
+                    plan,
+                    evaluation: first.clone(),
+                    ms: None,
+                }));
+                return;
+            }
             leptos::task::spawn_local(async move {
                 let start = now();
                 mark("planlens:rules-start");
@@ -152,7 +163,7 @@ impl RulesState {
                 answer.set(Some(Answer {
                     plan,
                     evaluation,
-                    ms: now() - start,
+                    ms: Some(now() - start),
                 }));
             });
         });
@@ -169,7 +180,7 @@ impl RulesState {
                 return Some(CheckedRef(Arc::new(Checked {
                     evaluation,
                     worst,
-                    ms: 0.0,
+                    ms: None,
                 })));
             }
             if parsed.0.is_err() {
