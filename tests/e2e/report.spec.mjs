@@ -1,7 +1,7 @@
 // A report file (`planlens report PLAN.json -o report.html`) opened from disk (file://): the app
 // and the plan are inside, so it must make no request at all — every request the browser makes is
 // recorded (and blocked) by a route on the whole context, and none may go anywhere but the file
-// itself and the blob:/data: URLs the page makes. The plan's summary, list and a diff must render,
+// itself and the data: (or blob:) URLs the page makes. The plan's summary, list and a diff must render,
 // the fragment's view must apply, and nothing of a secret may reach the page.
 //
 // The reports are written by the CLI (target/debug/planlens, built here if `cargo test` has not)
@@ -99,8 +99,14 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("diff-tree").first()).toContainText("password");
       await expect(page.getByTestId("diff-tree").first()).toContainText("(sensitive value)");
       expect(await page.content()).not.toContain("SAMPLE-SECRET");
-      // The app's files came from the page: the worker's glue is a blob: URL.
-      expect(await page.evaluate(() => window.planlensGlueUrl)).toMatch(/^blob:/);
+      // The app's files came from the page: the glue and the worker script are data: URLs, and
+      // the worker that opened the plan runs (a worker that fails to start leaves the page to
+      // open the plan itself, which would hide a report whose worker cannot start).
+      expect(await page.evaluate(() => window.planlensGlueUrl)).toMatch(/^data:text\/javascript;base64,/);
+      expect(await page.evaluate(() => window.planlensWorkerUrl)).toMatch(/^data:text\/javascript;base64,/);
+      const workers = page.workers();
+      expect(workers.map((w) => w.url().startsWith("data:text/javascript;base64,"))).toEqual([true]);
+      expect(await workers[0].evaluate(() => typeof self.postMessage)).toBe("function");
       // Once the plan is open the address keeps the view, as for a link.
       await expect.poll(() => page.evaluate(() => location.hash)).toContain("r=module.db.aws_db_instance.this");
       expectNoRequest(pageLog, routed);

@@ -1,7 +1,7 @@
 //! `planlens report`: one self-contained HTML file with the web app and a plan inside, for CI jobs
 //! that attach artifacts instead of hosting a site. Opened from disk it makes no request at all:
 //! the style sheet is inline, the app's JavaScript and WebAssembly travel in the page (zlib, then
-//! base64) and a small inline module unpacks them into `blob:` URLs and memory.
+//! base64) and a small inline module unpacks them into `data:` URLs and memory.
 //!
 //! The plan goes in as a full link's payload (`share::full_payload`: the same stripping of
 //! sensitive values as every full link), in an inert element the app reads at start
@@ -130,6 +130,10 @@ impl App {
 /// The inline start-up module: unpacks the app's files, sets the globals the app reads for its
 /// worker (`planlensGlueUrl`, `planlensWorkerUrl`) and starts the app from the bytes in the page.
 /// No fetch, no service worker: a report opened from disk asks nothing of any network.
+///
+/// The scripts become `data:` URLs, not `blob:` ones: in a page opened from `file://` (an opaque
+/// origin) Chromium refuses a module worker from a `blob:` URL and a worker's import of the
+/// page's `blob:` URL, while `data:` modules load in the page and in a module worker alike.
 const BOOT: &str = r#"
 const unpack = async (id) => {
   const text = document.getElementById(id).textContent;
@@ -144,8 +148,15 @@ const unpack = async (id) => {
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate"));
   return new Response(stream).arrayBuffer();
 };
-const script = async (id) =>
-  URL.createObjectURL(new Blob([await unpack(id)], { type: "text/javascript" }));
+const script = async (id) => {
+  const blob = new Blob([await unpack(id)], { type: "text/javascript" });
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+};
 window.planlensGlueUrl = await script("planlens-glue");
 if (document.getElementById("planlens-worker")) {
   window.planlensWorkerUrl = await script("planlens-worker");
@@ -193,16 +204,17 @@ fn data(out: &mut String, id: &str, attributes: &str, text: &str) {
 }
 
 /// The report: one HTML page with `app` and `plan` inside. Its Content-Security-Policy allows its
-/// own inline style and start-up module (by hash), the `blob:` scripts and worker that module
-/// makes, WebAssembly, and nothing else: no origin, no connection.
+/// own inline style and start-up module (by hash), the `data:` scripts and worker that module
+/// makes, WebAssembly, and nothing else: no origin, no connection. (Plan text is only ever
+/// rendered as text, so no markup can add a `data:` script.)
 pub fn html(app: &App, plan: &Plan<'_>) -> String {
     let worker_src = if app.worker.is_some() {
-        "; worker-src blob:"
+        "; worker-src data:"
     } else {
         ""
     };
     let csp = format!(
-        "default-src 'none'; script-src {} 'wasm-unsafe-eval' blob:{worker_src}; style-src {}; \
+        "default-src 'none'; script-src {} 'wasm-unsafe-eval' data:{worker_src}; style-src {}; \
          img-src data: blob:; connect-src 'none'; base-uri 'none'; form-action 'none'; \
          object-src 'none'",
         csp_hash(BOOT),
