@@ -1159,3 +1159,37 @@ fn report_without_a_built_app_says_how_to_build_it() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&app).unwrap();
 }
+
+#[test]
+fn report_of_a_plan_larger_than_a_link_can_carry_is_refused() {
+    // One value of 65 MiB: more than the app decodes from a link's (and a report's) payload.
+    let app = fake_app("large");
+    let plan = app.join("large.json");
+    let value = "x".repeat(planlens::load::link::MAX_DECODED_BYTES + 1024 * 1024);
+    std::fs::write(
+        &plan,
+        format!(
+            r#"{{"format_version":"1.2","terraform_version":"1.6.6","resource_changes":[{{"address":"aws_s3_object.big","mode":"managed","type":"aws_s3_object","name":"big","provider_name":"registry.terraform.io/hashicorp/aws","change":{{"actions":["create"],"before":null,"after":{{"content":"{value}"}},"after_unknown":{{}},"before_sensitive":false,"after_sensitive":{{}}}}}}]}}"#
+        ),
+    )
+    .unwrap();
+    drop(value);
+    let out = app.join("report.html");
+    let (code, _, err) = planlens(&[
+        "report",
+        plan.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--app",
+        app.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains(
+            "the plan is still 65 MB, more than the 64 MB a report (like a link) can carry"
+        ),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&app).unwrap();
+}

@@ -399,8 +399,23 @@ fn report(r: &ReportOptions) -> ExitCode {
         Err(code) => return code,
     };
     let view = checked.view(&r.plan.labels);
-    // Exactly what a full link carries: the one stripping of sensitive values.
-    let payload = planlens::share::full_payload(&checked.doc);
+    // Exactly what a full link carries (`share::full_payload`): the one stripping of sensitive
+    // values, then the link encoding. The app opens a payload only up to the link limit, so a
+    // larger report would never open: say so instead of writing it.
+    let text = planlens::share::strip::shareable_text(&checked.doc);
+    let limit = planlens::load::link::MAX_DECODED_BYTES;
+    if text.len() > limit {
+        eprintln!(
+            "planlens: {}: without its sensitive values the plan is still {}, more than the {} a \
+             report (like a link) can carry; attach the plan file itself and open it in Planlens",
+            r.plan.path,
+            planlens::load::error::megabytes(text.len()),
+            planlens::load::error::megabytes(limit),
+        );
+        return ExitCode::from(3);
+    }
+    let payload = planlens::load::link::encode(&text);
+    drop(text);
     let page = report::html(
         &app,
         &report::Plan {

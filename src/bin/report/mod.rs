@@ -3,8 +3,9 @@
 //! the style sheet is inline, the app's JavaScript and WebAssembly travel in the page (zlib, then
 //! base64) and a small inline module unpacks them into `data:` URLs and memory.
 //!
-//! The plan goes in as a full link's payload (`share::full_payload`: the same stripping of
-//! sensitive values as every full link), in an inert element the app reads at start
+//! The plan goes in as a full link's payload (`share::strip` then `load::link::encode`, as
+//! `share::full_payload`: the same stripping of sensitive values as every full link), in an inert
+//! element the app reads at start
 //! (`src/ui/report.rs`), before the address's fragment:
 //!
 //! ```html
@@ -31,7 +32,7 @@ pub const APP_ENV: &str = "PLANLENS_APP";
 
 /// What a report carries besides the app: the plan and how to show it.
 pub struct Plan<'a> {
-    /// The full link's payload (`share::full_payload`).
+    /// A full link's payload (`share::full_payload`).
     pub payload: &'a str,
     /// The plan file's name, shown in the app and the page title.
     pub name: &'a str,
