@@ -2,17 +2,43 @@
 //! was clicked), the way back to it.
 
 use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 use super::AppState;
 use super::open::{SAMPLES, open_sample, open_text};
 use crate::load::{MAX_FILE_BYTES, error::megabytes};
 use crate::model::text::visible;
 
+/// Becomes true once a service worker of this site is active: it became active only after it had
+/// stored every file of the site (scripts/service-worker.mjs), so from then on the site opens with
+/// no network. Stays false where there is none (a report file, `file://`, a browser that refused it).
+fn offline_ready() -> RwSignal<bool> {
+    let ready = RwSignal::new(false);
+    let container = web_sys::window()
+        .map(|w| w.navigator())
+        .and_then(|n| js_sys::Reflect::get(&n, &JsValue::from_str("serviceWorker")).ok())
+        .filter(|c| c.is_object());
+    let promise = container
+        .and_then(|c| js_sys::Reflect::get(&c, &JsValue::from_str("ready")).ok())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    if let Some(promise) = promise {
+        leptos::task::spawn_local(async move {
+            if JsFuture::from(promise).await.is_ok() {
+                // The landing page may be gone by then (a plan was opened).
+                let _ = ready.try_set(true);
+            }
+        });
+    }
+    ready
+}
+
 /// Shown while no plan is open.
 #[component]
 pub fn Landing() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pasted = RwSignal::new(String::new());
+    let offline = offline_ready();
     // Reached by the logo with a plan open: the way back to it, as it was left.
     let open_plan = move || {
         state.loaded.with(|l| {
@@ -131,6 +157,13 @@ pub fn Landing() -> impl IntoView {
                     "Open pasted plan"
                 </button>
             </section>
+            // Last on the page: it appears a moment after the first visit has started, and
+            // nothing below it moves when it does.
+            <Show when=move || offline.get()>
+                <footer class="fine" data-testid="offline-ready">
+                    "Works offline: this browser keeps the site's files (never a plan), so it opens with no network after this visit."
+                </footer>
+            </Show>
         </main>
     }
 }

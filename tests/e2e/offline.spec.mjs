@@ -4,7 +4,8 @@
 // (1400×860) and a phone (390×844). The cache holds exactly the build's files: nothing from another
 // origin (a `?url=` plan) is stored. A new deploy (another index.html, so another sw.js version)
 // is what the next visit shows, and then what works offline; the old version's cache is deleted.
-// The build for a sub-path registers its worker with that sub-path as scope.
+// The build for a sub-path registers its worker with that sub-path as scope. The landing page
+// says the site works offline only once a worker is active, and never where there is none.
 //
 // Each test serves the build from its own server, so it can stop it: `context.setOffline` alone
 // may not reach a service worker's own requests, a closed port does.
@@ -123,6 +124,11 @@ for (const vp of VIEWPORTS) {
       await landingAndSample(page);
       const sw = await controlled(page);
       expect(sw).toEqual({ scope: `${server.origin}/`, script: `${server.origin}/sw.js`, state: "activated" });
+      // The landing page says so, now that it is true.
+      await page.goto(`${server.origin}/`);
+      await expect(page.getByTestId("offline-ready")).toBeVisible();
+      await expect(page.getByTestId("offline-ready")).toContainText("Works offline");
+      await landingAndSample(page);
       // The cache holds this build's files, every one of them, and nothing else.
       const cached = await onlyCache(page, versionOf(DIST));
       expect(cached).toEqual(buildFiles(DIST).map((f) => `${server.origin}/${f}`).sort());
@@ -135,6 +141,7 @@ for (const vp of VIEWPORTS) {
       await sampleOpen(page);
       // The site's address: the landing page, and a sample opened from it.
       await page.goto(`${server.origin}/`);
+      await expect(page.getByTestId("offline-ready")).toBeVisible();
       await landingAndSample(page);
       // Everything came from the service worker (nothing could come from anywhere else).
       expect(fromWorker.length).toBeGreaterThan(3);
@@ -251,5 +258,21 @@ test("the sub-path build's worker has the sub-path as its scope and works offlin
   } finally {
     await page.context().setOffline(false);
     await server.stop();
+  }
+});
+
+test.describe("without a service worker", () => {
+  test.use({ serviceWorkers: "block" });
+
+  for (const vp of VIEWPORTS) {
+    test(`the landing page does not claim to work offline (${vp.name} ${vp.width}x${vp.height})`, async ({ page }) => {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      await page.goto("/");
+      await expect(page.getByTestId("sample-web-app-replace")).toBeVisible();
+      // The boot script has run to its end (the app started) and no worker took the page.
+      await page.waitForTimeout(1500);
+      expect(await page.evaluate(() => navigator.serviceWorker?.controller ?? null)).toBeNull();
+      await expect(page.getByTestId("offline-ready")).toHaveCount(0);
+    });
   }
 });
