@@ -135,7 +135,10 @@ for (const vp of VIEWPORTS) {
 
       await offline(page, server);
       const fromWorker = [];
-      page.on("response", (r) => fromWorker.push([new URL(r.url()).pathname, r.fromServiceWorker()]));
+      // The context's responses: the page's, and those of the parsing worker it starts.
+      page.context().on("response", (r) => {
+        if (!r.url().startsWith("blob:") && !r.url().startsWith("data:")) fromWorker.push([new URL(r.url()).pathname, r.fromServiceWorker()]);
+      });
       // A reload keeps the view: the sample opens again, from the cache.
       await page.reload();
       await sampleOpen(page);
@@ -148,6 +151,9 @@ for (const vp of VIEWPORTS) {
       expect(fromWorker.filter(([, sw]) => !sw)).toEqual([]);
       expect(fromWorker.map(([p]) => p)).toEqual(expect.arrayContaining(["/", "/samples/web-app-replace.json"]));
       expect(fromWorker.some(([p]) => p.endsWith(".wasm"))).toBe(true);
+      // The plan was opened by the parsing worker, itself from the cache (the page would open it
+      // alone if no worker started).
+      if (existsSync(join(DIST, "worker.js"))) expect(fromWorker.map(([p]) => p)).toContain("/worker.js");
 
       // A link to the site with a view in it opens offline too (a navigation with a query and a fragment).
       await page.goto(`${server.origin}/?from=offline#sample=modules-for-each`);
