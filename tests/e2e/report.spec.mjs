@@ -17,6 +17,8 @@ import { closeDetail } from "./helpers.mjs";
 const FIXTURES = join(REPO, "tests", "fixtures");
 const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const REAL_PLAN = join(REAL, "policy-engine__fv1_1_mixed_changes_drift.json");
+const SAMPLE = join(REPO, "samples", "web-app-replace.json");
+const RULES = join(FIXTURES, "rules", "warn_only.toml");
 
 let out;
 /** `file://` address of the report written for each plan path. */
@@ -28,7 +30,7 @@ test.beforeAll(() => {
   execFileSync("cargo", ["build", "--quiet", "--bin", "planlens"], { cwd: REPO, stdio: "inherit" });
   out = mkdtempSync(join(tmpdir(), "planlens-report-"));
   const plans = [
-    join(REPO, "samples", "web-app-replace.json"),
+    SAMPLE,
     join(FIXTURES, "share_secrets.json"),
     join(FIXTURES, "tf0_14_unmarked_secrets.json"),
   ];
@@ -41,6 +43,14 @@ test.beforeAll(() => {
     });
     reports.set(plan, pathToFileURL(file).href);
   }
+  // With a rule file and a label, as `planlens link` takes them.
+  const file = join(out, "with-rules.html");
+  execFileSync(
+    join(REPO, "target", "debug", "planlens"),
+    ["report", SAMPLE, "-o", file, "--app", DIST, "--rules", RULES, "--label", "environment=prod"],
+    { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  reports.set("with-rules", pathToFileURL(file).href);
 });
 
 test.afterAll(() => {
@@ -52,8 +62,8 @@ test.afterAll(() => {
  * (but the file itself); returns the recorded addresses. The harness checks, after the test, that
  * there were no uncaught errors and no console errors (a Content-Security-Policy violation is one).
  */
-async function openReport(page, pageLog, plan, hash = "") {
-  const file = reports.get(plan);
+async function openReport(page, pageLog, plan, hash = "", key = plan) {
+  const file = reports.get(key);
   pageLog.allowed.push(file, "blob:", "data:");
   const routed = [];
   await page.context().route("**/*", (route) => {
@@ -85,7 +95,7 @@ for (const [device, viewport] of [
     test.use({ viewport });
 
     test("a report opens from disk with no request: summary, list and a diff", async ({ page, pageLog }) => {
-      const plan = join(REPO, "samples", "web-app-replace.json");
+      const plan = SAMPLE;
       const { file, routed } = await openReport(page, pageLog, plan);
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 8 to add, 9 to change, 3 to destroy.");
       expect(await page.getByTestId("resource-row").count()).toBeGreaterThan(8);
@@ -113,13 +123,35 @@ for (const [device, viewport] of [
     });
 
     test("a report's fragment sets the view: tab and selection", async ({ page, pageLog }) => {
-      const plan = join(REPO, "samples", "web-app-replace.json");
+      const plan = SAMPLE;
       const { file, routed } = await openReport(page, pageLog, plan, "#r=aws_instance.bastion");
       await expect(page.getByTestId("diff-address")).toHaveText("aws_instance.bastion");
       await closeDetail(page);
       await page.goto(file + "#tab=graph");
       await expect(page.getByTestId("tab-graph")).toHaveAttribute("aria-selected", "true");
       await expect(page.locator(".topbar .doc-name")).toHaveText("web-app-replace.json");
+      // The landing page (the logo) offers no samples: they are files of the site, not of the report.
+      await page.locator(".topbar a.brand").click();
+      await expect(page.getByTestId("back-to-plan")).toBeVisible();
+      await expect(page.getByTestId("sample-web-app-replace")).toBeHidden();
+      await page.getByTestId("back-to-plan").click();
+      await expect(page.getByTestId("tab-graph")).toHaveAttribute("aria-selected", "true");
+      expectNoRequest(pageLog, routed);
+    });
+
+    test("a report's rules and label are used, as a link's", async ({ page, pageLog }) => {
+      const { routed } = await openReport(page, pageLog, SAMPLE, "#tab=rules", "with-rules");
+      const check = async () => {
+        await expect(page.locator(".summary").getByTestId("verdict")).toHaveAttribute("data-verdict", "warn");
+        await expect(page.getByTestId("rules-from-link")).toBeVisible();
+        await expect(page.getByTestId("rules-environment")).toHaveValue("prod");
+        expect(await page.getByTestId("link-rules").textContent()).toBe(readFileSync(RULES, "utf8"));
+      };
+      await check();
+      // A reload reads the view the address now carries, the report's plan from the page.
+      await expect.poll(() => page.evaluate(() => location.hash)).toContain("rules=");
+      await page.reload();
+      await check();
       expectNoRequest(pageLog, routed);
     });
 
