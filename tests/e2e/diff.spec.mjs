@@ -2,6 +2,8 @@
 // first rule shows one removal and folds the eleven unchanged rules, a policy held in a string is
 // diffed as JSON inside `jsonencode(…)`, a multi-line string line by line in a heredoc, list
 // elements are labelled by index, and sensitive values stay masked where the list shifts.
+// The diff is asked of the plan's worker: "Loading the diff…" until it answers, and an answer for a
+// row no longer selected is dropped.
 // The fixture is tests/fixtures/diff_like_terraform_show.json (see the README there).
 import { join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";
@@ -34,6 +36,40 @@ async function expectTreeFits(page, what) {
       .filter((r) => r.width > 0 && r.right > width + 1).length;
   });
   expect(overflow, `${what}: diff lines past the right edge`).toBe(0);
+}
+
+/**
+ * Holds the page's diff requests to the plan's worker until `release`, so a test can see the
+ * diff pane while it waits and choose the order the answers come back in. Counts the worker's
+ * answers.
+ */
+async function holdDiffRequests(page) {
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    const held = [];
+    const watched = new WeakSet();
+    let holding = false;
+    let answered = 0;
+    window.__diffRequests = {
+      hold: () => { holding = true; },
+      held: () => held.length,
+      answered: () => answered,
+      // Sends what was held, the newest first, and stops holding.
+      releaseNewestFirst: () => { holding = false; while (held.length) held.pop()(); },
+    };
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (!watched.has(this)) {
+        watched.add(this);
+        this.addEventListener("message", (e) => { if (e.data && e.data.kind === "done") answered++; });
+      }
+      const isDiff = message && message.kind === "ask" && String(message.request).includes('"Diff"');
+      if (holding && isDiff) {
+        held.push(() => post.call(this, message, ...rest));
+        return undefined;
+      }
+      return post.call(this, message, ...rest);
+    };
+  });
 }
 
 for (const [device, viewport] of [
@@ -112,6 +148,36 @@ for (const [device, viewport] of [
       const html = await page.evaluate(() => document.documentElement.outerHTML);
       expect(html).not.toContain("SECRET-DIFF-USER");
       await page.getByTestId("show-unchanged-attrs").setChecked(false);
+    });
+
+    test("the diff comes from the plan's worker: a line says it is on its way, an answer for a row left behind is dropped", async ({ page }) => {
+      await holdDiffRequests(page);
+      await gotoApp(page);
+      await openPlan(page, FIXTURE);
+      await page.evaluate(() => window.__diffRequests.hold());
+
+      await rowByAddress(page, "aws_security_group.web").click();
+      await expect(page.getByTestId("diff-address")).toHaveText("aws_security_group.web");
+      await expect(page.getByTestId("diff-loading")).toHaveText("Loading the diff…");
+      await expect(page.getByTestId("diff-tree")).toHaveCount(0);
+
+      const back = page.getByTestId("sheet-back");
+      if (await back.isVisible()) await back.click();
+      await rowByAddress(page, "aws_iam_policy.deploy").click();
+      await expect(page.getByTestId("diff-address")).toHaveText("aws_iam_policy.deploy");
+      await expect(page.getByTestId("diff-loading")).toBeVisible();
+      await expect.poll(() => page.evaluate(() => window.__diffRequests.held())).toBe(2);
+
+      // The policy's answer comes first, the security group's (no longer shown) last.
+      const before = await page.evaluate(() => window.__diffRequests.answered());
+      await page.evaluate(() => window.__diffRequests.releaseNewestFirst());
+      await expect.poll(() => page.evaluate(() => window.__diffRequests.answered())).toBe(before + 2);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const tree = page.getByTestId("diff-tree");
+      await expect(tree).toContainText("~ policy = jsonencode({");
+      await expect(tree).not.toContainText("ingress");
+      await expect(page.getByTestId("diff-loading")).toHaveCount(0);
+      await expect(page.getByTestId("diff-address")).toHaveText("aws_iam_policy.deploy");
     });
   });
 }
