@@ -203,7 +203,7 @@ fn share_links_are_made_by_the_session_as_the_core_makes_them() {
     let expected = planlens::share::full_link(base, session.document(), &view);
     match session.answer(Request::Share {
         base: base.to_string(),
-        view,
+        view: Box::new(view),
         rules: None,
         labels: BTreeMap::new(),
         by_address: None,
@@ -230,7 +230,7 @@ fn remasking_opens_the_same_text_with_other_patterns() {
     let before = session.document().masking.masked_by_name;
     let mut other = options("share_secrets.json");
     other.mask_builtin = false;
-    match session.answer(Request::Remask(other)) {
+    match session.answer(Request::Remask(Box::new(other))) {
         Response::Opened(index) => {
             let doc = index.document().unwrap();
             assert!(!doc.masking.mask.uses_builtin());
@@ -248,7 +248,7 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
     let base = "https://example.github.io/planlens/";
     let Response::Share { redacted, .. } = session.answer(Request::Share {
         base: base.to_string(),
-        view: View::default(),
+        view: Box::default(),
         rules: None,
         labels: BTreeMap::new(),
         by_address: None,

@@ -120,14 +120,14 @@ pub enum Request {
     /// The share links and the PR comment for `view` at `base`.
     Share {
         base: String,
-        view: View,
+        view: Box<View>,
         rules: Option<String>,
         labels: BTreeMap<String, String>,
         /// A link that fetches the plan from where it was fetched (`?url=`), for the comment.
         by_address: Option<String>,
     },
     /// Open the same text again with another mask (the rest of `options` as before).
-    Remask(OpenOptions),
+    Remask(Box<OpenOptions>),
 }
 
 /// An answer, in the order of [`Request`]'s variants.
@@ -291,6 +291,7 @@ impl Session {
                 }
             }
             Request::Remask(options) => {
+                let options = *options;
                 let doc = &self.doc;
                 if doc.redacted.is_some() || doc.masking.mask == options.mask() {
                     return Response::Opened(Box::new(

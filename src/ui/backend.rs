@@ -51,6 +51,7 @@ struct Conn {
     worker: web_sys::Worker,
     pending: Pending,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 /// Where the open plan's session lives.
@@ -150,7 +151,6 @@ async fn start_worker() -> Result<Conn, String> {
     let _ = Reflect::set(&hello, &"module".into(), &wasm_bindgen::module());
     worker.post_message(&hello).map_err(js_error)?;
     JsFuture::from(ready).await.map_err(js_error)?;
-    worker.set_onerror(None);
     let table = pending.clone();
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
@@ -178,10 +178,30 @@ async fn start_worker() -> Result<Conn, String> {
             }
         });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // A worker that dies (out of memory, a panic) answers nothing more: every question still
+    // waiting gets a message saying so, instead of waiting forever.
+    let table = pending.clone();
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let why = e
+            .dyn_ref::<web_sys::ErrorEvent>()
+            .map(|e| e.message())
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "it stopped".to_string());
+        let failed = Object::new();
+        let _ = Reflect::set(&failed, &"kind".into(), &"done".into());
+        let message = format!("The worker holding this plan failed ({why}): open the plan again.");
+        let response = serde_json::to_string(&Response::Failed(message)).unwrap_or_default();
+        let _ = Reflect::set(&failed, &"response".into(), &response.into());
+        for (_, (resolve, _)) in table.borrow_mut().drain() {
+            let _ = resolve.call1(&JsValue::NULL, &failed);
+        }
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Ok(Conn {
         worker,
         pending,
         _on_message: on_message,
+        _on_error: on_error,
     })
 }
 
@@ -301,7 +321,11 @@ async fn open_here(input: Input, options: OpenOptions, on: OnProgress) -> Result
                 .await
                 .map_err(js_error)?;
             on(Progress::Parsing { bytes: size });
-            super::open::next_paint().await;
+            // Let the page paint "Parsing…" before the (blocking) parse.
+            let painted = Promise::new(&mut |resolve, _| {
+                let _ = window().request_animation_frame(&resolve);
+            });
+            let _ = JsFuture::from(painted).await;
             Session::open_bytes(js_sys::Uint8Array::new(&buffer).to_vec(), &options)
         }
         Input::Bytes(bytes) => Session::open_bytes(bytes, &options),

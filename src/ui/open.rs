@@ -300,7 +300,7 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
     let asked = (options.rules.clone(), options.labels.clone());
     let source = loaded.source.clone();
     leptos::task::spawn_local(async move {
-        match backend::ask(Request::Remask(options)).await {
+        match backend::ask(Request::Remask(Box::new(options))).await {
             Ok(Response::Opened(index)) => match install(*index, source, asked) {
                 Ok(new) => {
                     let selected = state.selected.get_untracked();

@@ -75,7 +75,7 @@ async fn prepare(state: AppState) -> Result<Prepared, String> {
     };
     let request = Request::Share {
         base,
-        view,
+        view: Box::new(view),
         rules,
         labels: state.rules.labels(),
         by_address: by_address.clone(),
