@@ -448,6 +448,10 @@ pub fn restore_from_url(state: AppState) {
         storage.get_item("planlens:name"),
     ) {
         mark_start();
+        // A reload of the landing page keeps showing it: the plan reopens behind it.
+        if url::on_landing_entry() {
+            state.home.set(true);
+        }
         leptos::task::spawn_local(open_input(
             state,
             Input::Text(text),

@@ -109,7 +109,7 @@ pub fn sync_fragment(state: AppState) {
 const LANDING: &str = "planlens:landing";
 
 /// True when the current history entry is a landing page the logo pushed.
-fn on_landing_entry() -> bool {
+pub(super) fn on_landing_entry() -> bool {
     window()
         .history()
         .and_then(|h| h.state())
@@ -157,17 +157,14 @@ pub fn back_to_plan(state: AppState) {
     state.home.set(false);
 }
 
-/// Follows Back and Forward between an open plan and the landing page, keeps the landing page
-/// across a reload (the plan this tab kept reopens behind it), and leaves it when another plan
-/// opens. Call after `open::restore_from_url`, which reopens that plan.
+/// Follows Back and Forward between an open plan and the landing page, and leaves the landing
+/// page when another plan opens. (Across a reload `open::restore_from_url` keeps the landing page
+/// and reopens the plan this tab kept behind it.)
 pub fn follow_history(state: AppState) -> Home {
     let home = Home {
         state,
         left_at: StoredValue::new(None),
     };
-    if on_landing_entry() && state.loaded.with_untracked(Option::is_some) {
-        state.home.set(true);
-    }
     // A popstate comes before the hashchange `open::follow_pasted_links` watches: recording the
     // fragment as this app's own here tells it there is nothing to open.
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
@@ -190,12 +187,13 @@ pub fn follow_history(state: AppState) -> Home {
         }
     });
     on_cleanup(move || handle.remove());
-    // Another plan opened (from the landing page or by a pasted link) is shown at once.
+    // Another plan opened (from the landing page or by a pasted link) is shown at once. (The
+    // first plan of a reloaded landing page opens behind it: `open::restore_from_url`.)
     Effect::new(move |before: Option<Option<usize>>| {
         let now = state
             .loaded
             .with(|l| l.as_ref().map(|l| Arc::as_ptr(l) as usize));
-        if before.is_some_and(|b| b != now) {
+        if before.is_some_and(|b| b.is_some() && b != now) {
             state.home.set(false);
         }
         now

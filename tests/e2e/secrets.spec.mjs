@@ -101,6 +101,10 @@ for (const [width, height] of [[1400, 860], [390, 844]]) {
       // Kept in this browser: a new page opens plans with them.
       await page.reload();
       await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
+      // The plan this tab kept reopens (in its worker) with the selection the address names;
+      // then the file is opened again, as a new page would.
+      await expect(page.getByTestId("diff-address")).toContainText("aws_db_instance.main");
+      await closeDetail(page);
       await openPlan(page, OLD_PLAN);
       await page.getByRole("tab", { name: /Rules/ }).click();
       await expect(page.getByTestId("mask-patterns")).toHaveValue("identifier\n*_host");
