@@ -4,8 +4,9 @@
 //! types, addresses, actions, counts) → [`load`] (bytes → a [`model::Document`] or a
 //! [`load::LoadError`], every input format) → the analyses ([`diff`], [`list`], [`checks`],
 //! [`graph`], [`drift`], then [`outputs`], [`rules`]) → [`analysis`] (one per document, computed
-//! or carried by a redacted link) → [`share`] (links, Markdown) → the shells: `ui` (Leptos,
-//! browser only) and the `planlens` CLI.
+//! or carried by a redacted link) → [`share`] (links, Markdown) → [`session`] (an open plan, its
+//! values-free index and answers to the views' requests) → the shells: `ui` (Leptos, the page),
+//! `worker` (the session in a Web Worker; both browser only) and the `planlens` CLI.
 
 pub mod analysis;
 pub mod checks;

@@ -338,6 +338,14 @@ async fn open_here(input: Input, options: OpenOptions, on: OnProgress) -> Result
 }
 
 fn install(backend: Backend) {
+    // Where the open plan's session runs, for tests and for anyone checking with DevTools.
+    let here = match backend {
+        Backend::Worker(_) => "worker",
+        Backend::Local(_) => "page",
+    };
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-session", here);
+    }
     let old = CURRENT.with(|c| c.borrow_mut().replace(backend));
     if let Some(Backend::Worker(conn)) = old {
         conn.worker.terminate();

@@ -1,0 +1,85 @@
+// Plans open in a Web Worker (src/worker.rs, src/ui/backend.rs): every real fixture opens there,
+// the page says so (`<html data-session="worker">`), the page keeps answering while a large plan
+// opens, and Cancel stops a large open and leaves the open plan as it was. At 1400×860 and 390×844.
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { REPO, expect, test } from "./harness.mjs";
+import { closeDetail, gotoApp, openPlan } from "./helpers.mjs";
+
+const REAL = join(REPO, "..", "shared", "fixtures", "real");
+const SAMPLE = join(REPO, "samples", "web-app-replace.json");
+
+/** A valid plan of about `mb` megabytes: many small creates. */
+function bigPlan(dir, mb) {
+  const one = (i) =>
+    `{"address":"aws_s3_object.o[${i}]","mode":"managed","type":"aws_s3_object","name":"o","index":${i},` +
+    `"provider_name":"registry.terraform.io/hashicorp/aws","change":{"actions":["create"],"before":null,` +
+    `"after":{"bucket":"b","key":"k${i}","content":"${"x".repeat(300)}"},"after_unknown":{"id":true}}}`;
+  const n = Math.ceil((mb * 1024 * 1024) / one(0).length);
+  const path = join(dir, "big-plan.json");
+  const parts = ['{"format_version":"1.2","terraform_version":"1.9.5","resource_changes":['];
+  for (let i = 0; i < n; i++) parts.push((i ? "," : "") + one(i));
+  parts.push("]}");
+  writeFileSync(path, parts.join(""));
+  return path;
+}
+
+for (const [label, viewport] of [
+  ["desktop 1400×860", { width: 1400, height: 860 }],
+  ["phone 390×844", { width: 390, height: 844 }],
+]) {
+  test.describe(`Web Worker, ${label}`, () => {
+    test.use({ viewport });
+
+    test("every real fixture opens in a worker, with its summary", async ({ page }) => {
+      test.skip(!existsSync(REAL), `no real fixtures at ${REAL} (../shared is absent)`);
+      test.setTimeout(240_000);
+      await gotoApp(page);
+      const names = readdirSync(REAL).filter((n) => n.endsWith(".json")).sort();
+      expect(names.length).toBeGreaterThanOrEqual(37);
+      for (const name of names) {
+        await closeDetail(page);
+        await openPlan(page, join(REAL, name));
+        await expect.soft(page.locator("html"), name).toHaveAttribute("data-session", "worker");
+        await expect.soft(page.getByTestId("plan-summary"), name).not.toBeEmpty();
+      }
+      // One worker holds the open plan; the ones before it were stopped.
+      expect(page.workers().length).toBe(1);
+    });
+
+    test("Cancel stops a large open; the open plan stays and the page kept answering", async ({ page }) => {
+      test.setTimeout(120_000);
+      const dir = mkdtempSync(join(tmpdir(), "planlens-big-"));
+      try {
+        const big = bigPlan(dir, 120);
+        await gotoApp(page);
+        await openPlan(page, SAMPLE);
+        await page.evaluate(() => {
+          window.__longest = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+          }).observe({ type: "longtask" });
+        });
+        await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(big);
+        const progress = page.getByTestId("load-progress");
+        await expect(progress).toBeVisible();
+        await expect(progress).toContainText(basename(big));
+        await page.getByTestId("load-cancel").click();
+        await expect(progress).toHaveCount(0);
+        await expect(page.getByTestId("load-error")).toHaveCount(0);
+        // The cancelled plan never lands: the sample stays open, and its worker still answers.
+        await page.waitForTimeout(2000);
+        await expect(page.locator(".topbar .doc-name")).toHaveText(basename(SAMPLE));
+        await page.locator("[data-testid=resource-row]").first().click();
+        await expect(page.getByTestId("diff-tree").first()).toBeVisible();
+        expect(page.workers().length).toBe(1);
+        // The page itself never blocked for long while the worker read the file (a loose bound:
+        // this is not a timing test, it fails only if the page parsed the plan itself).
+        expect(await page.evaluate(() => window.__longest)).toBeLessThan(1000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
