@@ -65,7 +65,11 @@ thread_local! {
     /// The open plan's session.
     static CURRENT: RefCell<Option<Backend>> = const { RefCell::new(None) };
     /// A worker opening the next plan (what Cancel stops).
-    static OPENING: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    static OPENING: RefCell<Option<(web_sys::Worker, Pending)>> = const { RefCell::new(None) };
+    /// A worker started ahead, idle, for the next plan: opening then does not wait for a worker
+    /// to start.
+    static SPARE: RefCell<Option<Conn>> = const { RefCell::new(None) };
+    static PREPARING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
@@ -187,14 +191,10 @@ async fn start_worker() -> Result<Conn, String> {
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| "it stopped".to_string());
-        let failed = Object::new();
-        let _ = Reflect::set(&failed, &"kind".into(), &"done".into());
-        let message = format!("The worker holding this plan failed ({why}): open the plan again.");
-        let response = serde_json::to_string(&Response::Failed(message)).unwrap_or_default();
-        let _ = Reflect::set(&failed, &"response".into(), &response.into());
-        for (_, (resolve, _)) in table.borrow_mut().drain() {
-            let _ = resolve.call1(&JsValue::NULL, &failed);
-        }
+        fail_all(
+            &table,
+            format!("The worker holding this plan failed ({why}): open the plan again."),
+        );
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Ok(Conn {
@@ -248,9 +248,40 @@ pub async fn open(
     on: impl Fn(Progress) + 'static,
 ) -> Result<Index, String> {
     let on: OnProgress = Rc::new(on);
-    match start_worker().await {
+    let spare = SPARE.with(|s| s.borrow_mut().take());
+    let conn = match spare {
+        Some(conn) => Ok(conn),
+        None => start_worker().await,
+    };
+    let result = open_in(conn, input, options, on).await;
+    prepare();
+    result
+}
+
+/// Starts a spare worker for the next plan, unless one is ready or starting.
+pub fn prepare() {
+    let busy = PREPARING.with(|p| p.get()) || SPARE.with(|s| s.borrow().is_some());
+    if busy {
+        return;
+    }
+    PREPARING.with(|p| p.set(true));
+    wasm_bindgen_futures::spawn_local(async {
+        if let Ok(conn) = start_worker().await {
+            SPARE.with(|s| *s.borrow_mut() = Some(conn));
+        }
+        PREPARING.with(|p| p.set(false));
+    });
+}
+
+async fn open_in(
+    conn: Result<Conn, String>,
+    input: Input,
+    options: OpenOptions,
+    on: OnProgress,
+) -> Result<Index, String> {
+    match conn {
         Ok(conn) => {
-            OPENING.with(|o| *o.borrow_mut() = Some(conn.worker.clone()));
+            OPENING.with(|o| *o.borrow_mut() = Some((conn.worker.clone(), conn.pending.clone())));
             let message = Object::new();
             let _ = Reflect::set(&message, &"kind".into(), &"open".into());
             let options_json = serde_json::to_string(&options).unwrap_or_default();
@@ -354,8 +385,21 @@ fn install(backend: Backend) {
 
 /// Stops the plan being opened; the open plan stays.
 pub fn cancel() {
-    if let Some(worker) = OPENING.with(|o| o.borrow_mut().take()) {
+    if let Some((worker, pending)) = OPENING.with(|o| o.borrow_mut().take()) {
         worker.terminate();
+        // The stopped worker will not answer: end the open waiting for it.
+        fail_all(&pending, "cancelled".to_string());
+    }
+}
+
+/// Answers every question still waiting on `pending` with a failure saying `message`.
+fn fail_all(pending: &Pending, message: String) {
+    let failed = Object::new();
+    let _ = Reflect::set(&failed, &"kind".into(), &"done".into());
+    let response = serde_json::to_string(&Response::Failed(message)).unwrap_or_default();
+    let _ = Reflect::set(&failed, &"response".into(), &response.into());
+    for (_, (resolve, _)) in pending.borrow_mut().drain() {
+        let _ = resolve.call1(&JsValue::NULL, &failed);
     }
 }
 

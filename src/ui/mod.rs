@@ -41,6 +41,8 @@ pub fn App() -> impl IntoView {
     url::sync_fragment(state);
     open::follow_mask(state);
     open::restore_from_url(state);
+    // A worker for the first plan starts now, while the user looks at the page.
+    backend::prepare();
     open::follow_pasted_links(state);
     install_keyboard(state);
     let home = url::follow_history(state);
