@@ -21,6 +21,13 @@ fn main() {
     let t = Instant::now();
     let session = Session::open_bytes(bytes, &options).expect("open");
     let opened = t.elapsed();
+    let d = session.document();
+    println!(
+        "masking added marks (a second, marked text is kept): {}; text {} bytes, source {} bytes",
+        d.original.is_some(),
+        d.text().len(),
+        d.source_text().len()
+    );
     let t = Instant::now();
     let plan = planlens::session::index::plan_text(session.document());
     let plan_ms = t.elapsed();

@@ -71,6 +71,16 @@ pub struct Index {
 impl Index {
     /// The values-free document the views read, carrying the analyses and the findings.
     pub fn document(&self) -> Result<Document, LoadError> {
+        self.document_over(self.plan.clone())
+    }
+
+    /// [`Index::document`] without copying the plan's text: the index is left without it.
+    pub fn take_document(&mut self) -> Result<Document, LoadError> {
+        let plan = std::mem::take(&mut self.plan);
+        self.document_over(plan)
+    }
+
+    fn document_over(&self, plan: String) -> Result<Document, LoadError> {
         let a = &self.analyses;
         let mut drift = a.drift.clone();
         for (r, id) in drift.iter_mut().zip(&a.deleted_ids) {
@@ -79,7 +89,7 @@ impl Index {
             }
         }
         let mut doc = crate::load::redacted::read_index(
-            self.plan.clone(),
+            plan,
             &a.name,
             Redaction {
                 carrier: if a.values_dropped {

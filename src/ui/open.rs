@@ -259,11 +259,11 @@ fn fail(state: AppState, message: String) {
 
 /// The views' form of an opened plan: its values-free document and the analyses it carries.
 fn install(
-    index: Index,
+    mut index: Index,
     source: PlanSource,
     (rules, labels): (Option<String>, std::collections::BTreeMap<String, String>),
 ) -> Result<Loaded, String> {
-    let doc = index.document().map_err(|e| e.to_string())?;
+    let doc = index.take_document().map_err(|e| e.to_string())?;
     let analysis = crate::analysis::Analysis::of(&doc);
     let a = index.analyses;
     Ok(Loaded {
