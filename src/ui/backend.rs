@@ -66,6 +66,8 @@ thread_local! {
     static CURRENT: RefCell<Option<Backend>> = const { RefCell::new(None) };
     /// A worker opening the next plan (what Cancel stops).
     static OPENING: RefCell<Option<(web_sys::Worker, Pending)>> = const { RefCell::new(None) };
+    /// The number of the newest open: only it may replace the open plan. Cancel bumps it too.
+    static LATEST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// A worker started ahead, idle, for the next plan: opening then does not wait for a worker
     /// to start.
     static SPARE: RefCell<Option<Conn>> = const { RefCell::new(None) };
@@ -248,12 +250,17 @@ pub async fn open(
     on: impl Fn(Progress) + 'static,
 ) -> Result<Index, String> {
     let on: OnProgress = Rc::new(on);
+    // Numbered before anything waits, so opens are numbered in the order they were asked for.
+    let ticket = LATEST.with(|l| {
+        l.set(l.get() + 1);
+        l.get()
+    });
     let spare = SPARE.with(|s| s.borrow_mut().take());
     let conn = match spare {
         Some(conn) => Ok(conn),
         None => start_worker().await,
     };
-    let result = open_in(conn, input, options, on).await;
+    let result = open_in(ticket, conn, input, options, on).await;
     prepare();
     result
 }
@@ -273,7 +280,22 @@ pub fn prepare() {
     });
 }
 
+/// True while no open was asked for after open `ticket`, and it was not cancelled.
+fn is_latest(ticket: u64) -> bool {
+    LATEST.with(|l| l.get() == ticket)
+}
+
+/// Stops the worker of the open in progress, if any: its answer will not be used.
+fn stop_opening() {
+    if let Some((worker, pending)) = OPENING.with(|o| o.borrow_mut().take()) {
+        worker.terminate();
+        // The stopped worker will not answer: end the open waiting for it.
+        fail_all(&pending, "cancelled".to_string());
+    }
+}
+
 async fn open_in(
+    ticket: u64,
     conn: Result<Conn, String>,
     input: Input,
     options: OpenOptions,
@@ -281,6 +303,14 @@ async fn open_in(
 ) -> Result<Index, String> {
     match conn {
         Ok(conn) => {
+            // Overtaken by a later open (or cancelled) while its worker started: never register,
+            // so it cannot stop the later one's worker.
+            if !is_latest(ticket) {
+                conn.worker.terminate();
+                return Err("cancelled".to_string());
+            }
+            // An earlier open still running is overtaken: stop it.
+            stop_opening();
             OPENING.with(|o| *o.borrow_mut() = Some((conn.worker.clone(), conn.pending.clone())));
             let message = Object::new();
             let _ = Reflect::set(&message, &"kind".into(), &"open".into());
@@ -308,39 +338,36 @@ async fn open_in(
                 transfer.as_ref(),
             )
             .await;
-            let cancelled = OPENING.with(|o| o.borrow_mut().take()).is_none();
-            if cancelled {
+            // Cancelled, or overtaken by a later open: this plan must not replace the open one.
+            if !is_latest(ticket) {
                 conn.worker.terminate();
                 return Err("cancelled".to_string());
             }
+            OPENING.with(|o| o.borrow_mut().take());
             super::timing::mark("planlens:index-decode-start");
             let response = answer.and_then(|data| decode(&data));
             super::timing::measure("planlens:index-decode", "planlens:index-decode-start");
-            match response {
-                Ok(Response::Opened(index)) => {
-                    install(Backend::Worker(conn));
-                    Ok(*index)
-                }
-                Ok(Response::Failed(message)) => {
-                    conn.worker.terminate();
-                    Err(message)
-                }
-                Ok(_) => {
-                    conn.worker.terminate();
-                    Err("the worker answered something else".to_string())
-                }
-                Err(message) => {
-                    conn.worker.terminate();
-                    Err(message)
-                }
+            if let Ok(Response::Opened(index)) = response {
+                install(Backend::Worker(conn));
+                return Ok(*index);
             }
+            conn.worker.terminate();
+            Err(match response {
+                Ok(Response::Failed(message)) | Err(message) => message,
+                _ => "the worker answered something else".to_string(),
+            })
         }
-        Err(_) => open_here(input, options, on).await,
+        Err(_) => open_here(ticket, input, options, on).await,
     }
 }
 
 /// Opens on the page itself, when no worker can be started.
-async fn open_here(input: Input, options: OpenOptions, on: OnProgress) -> Result<Index, String> {
+async fn open_here(
+    ticket: u64,
+    input: Input,
+    options: OpenOptions,
+    on: OnProgress,
+) -> Result<Index, String> {
     let session = match input {
         Input::File(file) => {
             let size = file.size();
@@ -363,6 +390,9 @@ async fn open_here(input: Input, options: OpenOptions, on: OnProgress) -> Result
         Input::Text(text) => Session::open_text(text, &options),
     }
     .map_err(|e| e.to_string())?;
+    if !is_latest(ticket) {
+        return Err("cancelled".to_string());
+    }
     let index = session.index(options.rules.as_deref(), &options.labels);
     install(Backend::Local(Box::new(session)));
     Ok(index)
@@ -385,11 +415,8 @@ fn install(backend: Backend) {
 
 /// Stops the plan being opened; the open plan stays.
 pub fn cancel() {
-    if let Some((worker, pending)) = OPENING.with(|o| o.borrow_mut().take()) {
-        worker.terminate();
-        // The stopped worker will not answer: end the open waiting for it.
-        fail_all(&pending, "cancelled".to_string());
-    }
+    LATEST.with(|l| l.set(l.get() + 1));
+    stop_opening();
 }
 
 /// Answers every question still waiting on `pending` with a failure saying `message`.

@@ -11,13 +11,13 @@ const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const SAMPLE = join(REPO, "samples", "web-app-replace.json");
 
 /** A valid plan of about `mb` megabytes: many small creates. */
-function bigPlan(dir, mb) {
+function bigPlan(dir, mb, name = "big-plan.json") {
   const one = (i) =>
     `{"address":"aws_s3_object.o[${i}]","mode":"managed","type":"aws_s3_object","name":"o","index":${i},` +
     `"provider_name":"registry.terraform.io/hashicorp/aws","change":{"actions":["create"],"before":null,` +
     `"after":{"bucket":"b","key":"k${i}","content":"${"x".repeat(300)}"},"after_unknown":{"id":true}}}`;
   const n = Math.ceil((mb * 1024 * 1024) / one(0).length);
-  const path = join(dir, "big-plan.json");
+  const path = join(dir, name);
   const parts = ['{"format_version":"1.2","terraform_version":"1.9.5","resource_changes":['];
   for (let i = 0; i < n; i++) parts.push((i ? "," : "") + one(i));
   parts.push("]}");
@@ -46,6 +46,30 @@ for (const [label, viewport] of [
       }
       // The open plan's worker and one started ahead for the next plan; the others were stopped.
       await expect.poll(() => page.workers().length).toBe(2);
+    });
+
+    test("a plan chosen while another opens wins, and its own worker answers its diffs", async ({ page }) => {
+      test.setTimeout(120_000);
+      const dir = mkdtempSync(join(tmpdir(), "planlens-big-"));
+      try {
+        const first = bigPlan(dir, 10, "first-plan.json");
+        const big = bigPlan(dir, 40);
+        await gotoApp(page);
+        await openPlan(page, SAMPLE);
+        // A plan, and while it opens a larger one: the first finishes first, but the larger one
+        // was chosen last, so it is the one shown — and asked for diffs.
+        const input = page.locator("input[type=file][data-testid=plan-file]");
+        await input.setInputFiles(first);
+        await expect(page.getByTestId("load-progress")).toContainText("first-plan.json");
+        await input.setInputFiles(big);
+        await expect(page.locator(".topbar .doc-name")).toHaveText(basename(big), { timeout: 60_000 });
+        await expect(page.getByTestId("load-error")).toHaveCount(0);
+        await page.locator("[data-testid=resource-row]").first().click();
+        await expect(page.getByTestId("diff-address")).toHaveText("aws_s3_object.o[0]");
+        await expect(page.getByTestId("diff-tree").first()).toContainText('key = "k0"');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     test("Cancel stops a large open; the open plan stays and the page kept answering", async ({ page }) => {
