@@ -61,14 +61,7 @@ async fn prepare(state: AppState) -> Result<Prepared, String> {
         ..view
     };
     let base = url::site_base();
-    // The rule file in use (a link's, else the user's); `None` for the built-in pack.
-    let rules = state
-        .rules
-        .from_link
-        .with_untracked(|l| l.as_ref().map(|l| l.text.clone()))
-        .or_else(|| {
-            (state.rules.text).with_untracked(|t| (!t.trim().is_empty()).then(|| t.clone()))
-        });
+    let rules = state.rules.text_in_use();
     let by_address = match &loaded.source {
         super::PlanSource::Url(href) => Some(crate::share::fragment::url_link(&base, href, &view)),
         _ => None,

@@ -130,10 +130,7 @@ impl RulesState {
             if parsed.0.is_err() || loaded.analysis.findings_carried() {
                 return;
             }
-            let rules = from_link.with(|l| match l {
-                Some(l) => Some(l.text.clone()),
-                None => text.with(|t| (!t.trim().is_empty()).then(|| t.clone())),
-            });
+            let rules = rule_text(from_link, text);
             let labels = environment.with(|e| labels_of(e));
             let plan = plan_key(&loaded);
             let (first_rules, first_labels, first) = &loaded.first_evaluation;
@@ -170,29 +167,30 @@ impl RulesState {
         let checked = Memo::new(move |_| {
             let loaded = loaded.get()?;
             let parsed = parsed.get();
-            if loaded.analysis.findings_carried() {
+            let (evaluation, ms) = if loaded.analysis.findings_carried() {
                 // A redacted link carries its findings; they stand whatever the rules say.
-                let rules = parsed.0.as_ref().as_ref().ok().cloned();
-                let rules = rules.unwrap_or_else(RuleSet::builtin);
+                let builtin;
+                let rules = match parsed.0.as_ref() {
+                    Ok(rules) => rules,
+                    Err(_) => {
+                        builtin = RuleSet::builtin();
+                        &builtin
+                    }
+                };
                 let labels = environment.with(|e| labels_of(e));
-                let evaluation = loaded.analysis.evaluate(&loaded.doc, &rules, &labels);
-                let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
-                return Some(CheckedRef(Arc::new(Checked {
-                    evaluation,
-                    worst,
-                    ms: None,
-                })));
-            }
-            if parsed.0.is_err() {
-                return None;
-            }
-            let answer = answer.get().filter(|a| a.plan == plan_key(&loaded))?;
-            let evaluation = answer.evaluation.ok()?;
+                (loaded.analysis.evaluate(&loaded.doc, rules, &labels), None)
+            } else {
+                if parsed.0.is_err() {
+                    return None;
+                }
+                let answer = answer.get().filter(|a| a.plan == plan_key(&loaded))?;
+                (answer.evaluation.ok()?, answer.ms)
+            };
             let worst = evaluation.worst_by_resource(loaded.doc.rows.len());
             Some(CheckedRef(Arc::new(Checked {
                 evaluation,
                 worst,
-                ms: answer.ms,
+                ms,
             })))
         });
         // Keep the user's rules across visits (this browser only; never sent anywhere).
@@ -241,11 +239,7 @@ impl RulesState {
 
     /// The rule file in use (a link's, or the user's), `None` for the built-in pack alone.
     pub fn text_in_use(&self) -> Option<String> {
-        if let Some(l) = self.from_link.get_untracked() {
-            return Some(l.text);
-        }
-        self.text
-            .with_untracked(|t| (!t.trim().is_empty()).then(|| t.clone()))
+        untrack(|| rule_text(self.from_link, self.text))
     }
 
     /// The labels rules are evaluated with.
@@ -260,6 +254,14 @@ impl RulesState {
                 .and_then(|c| c.0.worst.get(row).copied().flatten())
         })
     }
+}
+
+/// The rule file in use: a link's, else the user's unless empty; `None` for the built-in pack.
+fn rule_text(from_link: RwSignal<Option<LinkRules>>, text: RwSignal<String>) -> Option<String> {
+    from_link.with(|l| match l {
+        Some(l) => Some(l.text.clone()),
+        None => text.with(|t| (!t.trim().is_empty()).then(|| t.clone())),
+    })
 }
 
 fn storage() -> Option<web_sys::Storage> {
