@@ -15,6 +15,20 @@ fn planlens(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `planlens report PLAN [MORE…] -o OUT --app APP`.
+fn report(
+    plan: &str,
+    out: &std::path::Path,
+    app: &std::path::Path,
+    more: &[&str],
+) -> (i32, String, String) {
+    let (out, app) = (out.to_str().unwrap(), app.to_str().unwrap());
+    let mut args = vec!["report", plan];
+    args.extend_from_slice(more);
+    args.extend(["-o", out, "--app", app]);
+    planlens(&args)
+}
+
 #[test]
 fn summary_prints_the_sentence_then_one_line_per_change() {
     let (code, out, err) = planlens(&["summary", "samples/web-app-replace.json"]);
@@ -994,14 +1008,7 @@ fn report_is_one_page_with_the_app_inline_and_the_full_links_plan_without_secret
     for fixture in ["share_secrets.json", "tf0_14_unmarked_secrets.json"] {
         let path = format!("tests/fixtures/{fixture}");
         let out = app.join(format!("{fixture}.html"));
-        let (code, stdout, err) = planlens(&[
-            "report",
-            &path,
-            "-o",
-            out.to_str().unwrap(),
-            "--app",
-            app.to_str().unwrap(),
-        ]);
+        let (code, stdout, err) = report(&path, &out, &app, &[]);
         assert_eq!(code, 0, "{err}");
         assert!(stdout.is_empty());
         assert!(
@@ -1044,18 +1051,12 @@ fn report_is_one_page_with_the_app_inline_and_the_full_links_plan_without_secret
     // Rules and the environment label travel as a link's do.
     let out = app.join("rules.html");
     let rules = "tests/fixtures/rules/warn_only.toml";
-    let (code, _, err) = planlens(&[
-        "report",
+    let (code, _, err) = report(
         "samples/web-app-replace.json",
-        "--rules",
-        rules,
-        "--label",
-        "environment=prod",
-        "-o",
-        out.to_str().unwrap(),
-        "--app",
-        app.to_str().unwrap(),
-    ]);
+        &out,
+        &app,
+        &["--rules", rules, "--label", "environment=prod"],
+    );
     assert_eq!(code, 0, "{err}");
     let (_, attributes) = report_plan(&std::fs::read_to_string(&out).unwrap());
     let carried = attributes
@@ -1085,14 +1086,7 @@ fn report_is_one_page_with_the_app_inline_and_the_full_links_plan_without_secret
 fn report_of_bad_input_exits_3_and_writes_nothing() {
     let app = fake_app("bad");
     let out = app.join("report.html");
-    let (code, _, err) = planlens(&[
-        "report",
-        "tests/fixtures/not_json.txt",
-        "-o",
-        out.to_str().unwrap(),
-        "--app",
-        app.to_str().unwrap(),
-    ]);
+    let (code, _, err) = report("tests/fixtures/not_json.txt", &out, &app, &[]);
     assert_eq!(code, 3);
     assert!(err.contains("This is not JSON"), "{err}");
     assert!(!out.exists());
@@ -1114,14 +1108,7 @@ fn report_without_a_built_app_says_how_to_build_it() {
     let app = fake_app("missing");
     let out = app.join("report.html");
     let missing = app.join("no-dist");
-    let (code, _, err) = planlens(&[
-        "report",
-        "samples/web-app-replace.json",
-        "-o",
-        out.to_str().unwrap(),
-        "--app",
-        missing.to_str().unwrap(),
-    ]);
+    let (code, _, err) = report("samples/web-app-replace.json", &out, &missing, &[]);
     assert_eq!(code, 3);
     assert!(
         err.contains("no built Planlens app in")
@@ -1132,28 +1119,14 @@ fn report_without_a_built_app_says_how_to_build_it() {
     assert!(!out.exists());
     // A directory that is not a build of the app.
     std::fs::remove_file(app.join("planlens-web-1_bg.wasm")).unwrap();
-    let (code, _, err) = planlens(&[
-        "report",
-        "samples/web-app-replace.json",
-        "-o",
-        out.to_str().unwrap(),
-        "--app",
-        app.to_str().unwrap(),
-    ]);
+    let (code, _, err) = report("samples/web-app-replace.json", &out, &app, &[]);
     assert_eq!(code, 3);
     assert!(
         err.contains("planlens-web-1_bg.wasm") && err.contains("trunk build --release"),
         "{err}"
     );
     std::fs::write(app.join("index.html"), "<html></html>").unwrap();
-    let (code, _, err) = planlens(&[
-        "report",
-        "samples/web-app-replace.json",
-        "-o",
-        out.to_str().unwrap(),
-        "--app",
-        app.to_str().unwrap(),
-    ]);
+    let (code, _, err) = report("samples/web-app-replace.json", &out, &app, &[]);
     assert_eq!(code, 3);
     assert!(err.contains("links no style sheet"), "{err}");
     assert!(!out.exists());
@@ -1175,14 +1148,7 @@ fn report_of_a_plan_larger_than_a_link_can_carry_is_refused() {
     .unwrap();
     drop(value);
     let out = app.join("report.html");
-    let (code, _, err) = planlens(&[
-        "report",
-        plan.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--app",
-        app.to_str().unwrap(),
-    ]);
+    let (code, _, err) = report(plan.to_str().unwrap(), &out, &app, &[]);
     assert_eq!(code, 3, "{err}");
     assert!(
         err.contains(

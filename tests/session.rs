@@ -28,24 +28,14 @@ fn options(name: &str) -> OpenOptions {
 
 /// Every input we have, as bytes: the real corpus (when present) and our own fixtures.
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = common::real_fixture_paths()
-        .into_iter()
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    for name in [
+    common::real_and_own(&[
         "share_secrets.json",
         "drift_effects.json",
         "plan_log_drift.jsonl",
         "hostile.json",
         "tricky_keys.json",
         "diff_like_terraform_show.json",
-    ] {
-        out.push((name.to_string(), common::own_fixture(name)));
-    }
-    out
+    ])
 }
 
 /// What the list shows and filters by, per row.

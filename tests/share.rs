@@ -21,30 +21,16 @@ const BASE: &str = "https://example.github.io/planlens/";
 
 /// Every input file we have: the real corpus (when present) and our own fixtures.
 fn inputs() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let paths = common::real_fixture_paths();
-    if !paths.is_empty() {
-        assert!(
-            paths.len() >= 37,
-            "the real corpus has {} files",
-            paths.len()
-        );
-        for path in paths {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            out.push((name, std::fs::read_to_string(&path).unwrap()));
-        }
-    }
-    for name in [
+    common::real_and_own(&[
         "share_secrets.json",
         "drift_effects.json",
         "plan_log_drift.jsonl",
         "hostile.json",
         "tricky_keys.json",
-    ] {
-        let text = String::from_utf8(common::own_fixture(name)).unwrap();
-        out.push((name.to_string(), text));
-    }
-    out
+    ])
+    .into_iter()
+    .map(|(name, bytes)| (name, String::from_utf8(bytes).unwrap()))
+    .collect()
 }
 
 /// A loaded input with what the views derive from it.

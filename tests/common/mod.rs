@@ -43,3 +43,23 @@ pub fn own_fixture(name: &str) -> Vec<u8> {
 pub fn load_own(name: &str) -> planlens::Document {
     planlens::load_plan(own_fixture(name), name).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
+
+/// The real corpus (when present: at least its 37 files) and then these fixtures of ours, as
+/// (file name, bytes).
+pub fn real_and_own(own: &[&str]) -> Vec<(String, Vec<u8>)> {
+    let paths = real_fixture_paths();
+    assert!(
+        paths.is_empty() || paths.len() >= 37,
+        "the real corpus has {} files",
+        paths.len()
+    );
+    let mut out: Vec<(String, Vec<u8>)> = paths
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.extend(own.iter().map(|name| (name.to_string(), own_fixture(name))));
+    out
+}
