@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use crate::drift::Drift;
 use crate::graph::DepGraph;
 use crate::model::Document;
-use crate::model::findings::Evaluation;
+use crate::model::findings::{Evaluation, Verdict};
 use crate::model::summary::{Planning, Summary};
 use crate::rules::{Input, RuleSet, evaluate};
 
@@ -80,12 +80,26 @@ impl Analysis {
 
     /// The findings of `rules` on `doc` with `labels`. A redacted link's carried findings are
     /// returned whatever the rules, judged again with the planning status of the plan it carries.
+    ///
+    /// Rules do not run on a state: they are written against changes (actions, `before` →
+    /// `after`), and in a state every resource would read as a no-op whose `after` is simply what
+    /// exists, so a finding list would look like a judgement of changes that are not there. A
+    /// state's evaluation is empty, with no rules run, and its verdict is
+    /// [`crate::model::findings::Verdict::NotAPlan`].
     pub fn evaluate(
         &self,
         doc: &Document,
         rules: &RuleSet,
         labels: &BTreeMap<String, String>,
     ) -> Evaluation {
+        if self.planning.is_state() {
+            return Evaluation {
+                findings: Vec::new(),
+                verdict: Verdict::of(&self.planning, &[]),
+                rules_run: 0,
+                planning: self.planning.clone(),
+            };
+        }
         match &self.findings {
             Findings::Carried(evaluation) => {
                 evaluation.clone().with_planning(self.planning.clone())

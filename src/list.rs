@@ -149,7 +149,12 @@ impl ListFilter {
 
     /// True when the row passes the filter.
     pub fn accepts(&self, doc: &Document, row: &ResourceRow) -> bool {
-        if !self.show_no_ops && is_plain_no_op(row) && !self.actions.contains(&ActionGroup::NoOp) {
+        // A state's rows are what exists, not no-ops: they are always listed.
+        if !self.show_no_ops
+            && is_plain_no_op(row)
+            && !self.actions.contains(&ActionGroup::NoOp)
+            && !doc.source.is_state()
+        {
             return false;
         }
         if !self.actions.is_empty() && !self.actions.contains(&ActionGroup::of(row.action)) {

@@ -102,11 +102,12 @@ fn bad_input_exits_3_with_the_same_message_as_the_browser() {
         err.trim(),
         "planlens: tests/fixtures/not_json.txt: This is not JSON: key must be a string at line 3, column 5."
     );
-    let (code, _, err) = planlens(&["summary", "tests/fixtures/state.json"]);
-    assert_eq!(code, 3);
+    // A state is not bad input: it opens as a state (tests/state.rs).
+    let (code, out, _) = planlens(&["summary", "tests/fixtures/state.json"]);
+    assert_eq!(code, 0);
     assert!(
-        err.contains("This looks like a Terraform state file, not a plan."),
-        "{err}"
+        out.starts_with("State: 1 resource in 1 module (Terraform 1.6.6)."),
+        "{out}"
     );
     let (code, _, err) = planlens(&["summary", "tests/fixtures/no-such-file.json"]);
     assert_eq!(code, 3);
@@ -208,8 +209,11 @@ fn graph_prints_dot_with_module_clusters_and_json_with_edges_from_dependency_to_
             .all(|e| e["kind"] == "state")
     );
 
-    let (code, _, err) = planlens(&["graph", "tests/fixtures/state.json"]);
-    assert_eq!(code, 3, "{err}");
+    // A state's graph is its recorded dependencies, without the warning about configuration.
+    let (code, out, err) = planlens(&["graph", "tests/fixtures/state.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"aws_s3_bucket.assets\""), "{out}");
+    assert!(err.is_empty(), "{err}");
 }
 
 /// Every `<g>` element of an SVG that has `attribute`, with the attribute's value (unescaped) and
@@ -381,9 +385,10 @@ fn check_exits_0_pass_1_warn_2_needs_approval_3_bad_input() {
     );
     assert!(err.contains("no rules were evaluated"), "{err}");
 
-    let (code, _, err) = planlens(&["check", "tests/fixtures/state.json"]);
+    let (code, out, err) = planlens(&["check", "tests/fixtures/state.json"]);
     assert_eq!(code, 3);
-    assert!(err.contains("state file"), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("is a Terraform state, not a plan"), "{err}");
     assert_eq!(planlens(&["check"]).0, 64);
     assert_eq!(planlens(&["check", "a.json", "--format", "yaml"]).0, 64);
 }
@@ -711,31 +716,31 @@ fn link_to_a_published_plan_is_short() {
 }
 
 #[test]
-fn check_refuses_a_shown_state_and_a_raw_state_with_exit_3() {
-    let expected = planlens::load_plan(
-        std::fs::read("tests/fixtures/shown_state.json").unwrap(),
-        "shown_state.json",
-    )
-    .unwrap_err()
-    .to_string();
-    for command in ["check", "summary"] {
-        let (code, out, err) = planlens(&[command, "tests/fixtures/shown_state.json"]);
-        assert_eq!(code, 3, "{command}: {out}{err}");
-        assert!(out.is_empty(), "{command}: {out}");
-        assert_eq!(
-            err.trim(),
-            format!("planlens: tests/fixtures/shown_state.json: {expected}")
-        );
+fn check_exits_3_on_a_shown_state_and_a_raw_state_and_summary_prints_the_state_line() {
+    for (path, line) in [
+        (
+            "tests/fixtures/shown_state.json",
+            "State: 4 resources in 2 modules (Terraform 1.9.5).",
+        ),
+        (
+            "tests/fixtures/state.json",
+            "State: 1 resource in 1 module (Terraform 1.6.6).",
+        ),
+    ] {
+        let (code, out, err) = planlens(&["check", path]);
+        assert_eq!(code, 3, "check {path}: {out}{err}");
+        assert!(out.is_empty(), "check {path}: {out}");
         assert!(
-            err.contains("open the output of `terraform show -json plan.out`"),
+            err.starts_with(&format!(
+                "planlens: {path}: This is a Terraform state, not a plan"
+            )),
             "{err}"
         );
-        let (code, out, err) = planlens(&[command, "tests/fixtures/state.json"]);
-        assert_eq!(code, 3, "{command}: {out}{err}");
-        assert!(
-            err.contains("This looks like a Terraform state file, not a plan."),
-            "{err}"
-        );
+        assert!(!err.contains("SECRET"), "{err}");
+        let (code, out, err) = planlens(&["summary", path]);
+        assert_eq!(code, 0, "summary {path}: {err}");
+        assert_eq!(out.lines().next(), Some(line), "{out}");
+        assert!(!out.contains("SECRET"), "{out}");
     }
 }
 

@@ -1,7 +1,7 @@
 //! Real-world copies of a plan open as the plan itself: UTF-16 (PowerShell's `>`), UTF-8 with a
 //! byte order mark, gzip, and the output of GitHub's setup-terraform wrapper, each with a note
-//! saying what was undone. A state (`terraform show -json` without a plan file) is refused, never
-//! shown as "No changes.". Damaged gzip and gzip bombs are refused with a message.
+//! saying what was undone. A state (`terraform show -json` without a plan file) opens as a state in
+//! every encoding, never as a plan with "No changes.". Damaged gzip and gzip bombs are refused with a message.
 
 mod common;
 
@@ -279,7 +279,9 @@ fn links_and_reloads_of_a_decoded_file_carry_the_clean_plan() {
 }
 
 #[test]
-fn a_shown_state_is_refused_in_every_encoding_and_says_what_to_open() {
+fn a_shown_state_opens_as_a_state_in_every_encoding_never_as_a_plan() {
+    use planlens::Summary;
+    use planlens::model::summary::Planning;
     let state = common::own_fixture("shown_state.json");
     let text = String::from_utf8(state.clone()).unwrap();
     for (how, bytes) in [
@@ -288,27 +290,27 @@ fn a_shown_state_is_refused_in_every_encoding_and_says_what_to_open() {
         ("UTF-16", utf16(&text, true, true)),
         ("wrapped", wrap(&text, "show -json", "77").into_bytes()),
     ] {
-        let err = load_plan(bytes, "state.json").unwrap_err();
-        assert_eq!(err, LoadError::NotAPlan(NotAPlan::ShownState), "{how}");
-        let message = err.to_string();
-        assert!(
-            message.starts_with("This is `terraform show -json` of a state, not of a plan"),
-            "{message}"
+        let doc = load_plan(bytes, "state.json").unwrap_or_else(|e| panic!("{how}: {e}"));
+        assert!(doc.source.is_state(), "{how}");
+        assert_eq!(Planning::of(&doc), Planning::State, "{how}");
+        assert_eq!(
+            Summary::of(&doc).headline(&doc),
+            "State: 4 resources in 2 modules (Terraform 1.9.5).",
+            "{how}"
         );
-        assert!(
-            message.contains("open the output of `terraform show -json plan.out`"),
-            "{message}"
-        );
-        assert!(!message.contains("SECRET"));
     }
-    // What `terraform show -json` prints when there is no state at all.
+    // What `terraform show -json` prints when there is no state at all: an empty state.
     for empty in [
         r#"{"format_version":"1.0"}"#,
         r#"{"format_version":"1.0","terraform_version":"1.9.5"}"#,
     ] {
-        assert_eq!(
-            load_plan_text(empty.into(), "x").unwrap_err(),
-            LoadError::NotAPlan(NotAPlan::ShownState),
+        let doc = load_plan_text(empty.into(), "x").unwrap();
+        assert!(doc.source.is_state(), "{empty}");
+        assert!(doc.rows.is_empty());
+        assert!(
+            Summary::of(&doc)
+                .headline(&doc)
+                .starts_with("State: 0 resources"),
             "{empty}"
         );
     }
@@ -327,14 +329,9 @@ fn a_shown_state_is_refused_in_every_encoding_and_says_what_to_open() {
             .starts_with("This is JSON, but not a Terraform plan: it has a format_version but none of a plan's keys (it has: format_version, hello)."),
         "{err}"
     );
-    // A raw state file keeps its own message.
-    let err = load_plan(common::own_fixture("state.json"), "terraform.tfstate").unwrap_err();
-    assert_eq!(err, LoadError::NotAPlan(NotAPlan::State));
-    assert!(
-        err.to_string()
-            .starts_with("This looks like a Terraform state file, not a plan."),
-        "{err}"
-    );
+    // A raw state file opens as a state too.
+    let doc = load_plan(common::own_fixture("state.json"), "terraform.tfstate").unwrap();
+    assert!(doc.source.is_state());
 }
 
 #[test]

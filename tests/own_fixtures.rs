@@ -356,7 +356,7 @@ fn load_error(name: &str) -> LoadError {
 
 #[test]
 fn bad_inputs_get_clear_messages() {
-    let cases: [(&str, &str); 6] = [
+    let cases: [(&str, &str); 5] = [
         (
             "empty.json",
             "The file is empty. Planlens opens the output of `terraform show -json PLANFILE`, `terraform plan -json` logs and driftctl JSON reports.",
@@ -368,10 +368,6 @@ fn bad_inputs_get_clear_messages() {
         (
             "truncated.json",
             "The file ends too early, at line 97, column 21: it looks truncated. Was the download or copy cut off?",
-        ),
-        (
-            "state.json",
-            "This looks like a Terraform state file, not a plan.",
         ),
         (
             "random.json",
@@ -437,8 +433,12 @@ fn json_of_the_wrong_shape_says_where() {
         err.to_string().contains("unknown actions [\"explode\"]"),
         "{err}"
     );
+    // `values` alone is no state (`terraform show -json` always writes format_version): it is
+    // refused, never opened as an empty state.
     assert_eq!(
         load_plan_text(r#"{"values": {}}"#.into(), "x").unwrap_err(),
-        LoadError::NotAPlan(NotAPlan::ShownState)
+        LoadError::NotAPlan(NotAPlan::OtherJson {
+            keys: vec!["values".into()]
+        })
     );
 }

@@ -1,6 +1,7 @@
 //! Secrets stay hidden on real-world files: over every real fixture and every fixture of ours, no
 //! value under a secret-like key (the built-in patterns of `model::mask`), nor any value the plan
-//! marks sensitive, appears in what Planlens shows or writes: the diff of every row, drift entry and
+//! marks sensitive (a state: by its `sensitive_attributes` / `sensitive_values`), appears in what
+//! Planlens shows or writes: the diff of every row, drift entry and
 //! output, rule messages (including a rule that tries to print secrets), both share links (decoded),
 //! the Markdown comment (and any link inside it, decoded), and the CLI's summary, check, drift and
 //! graph output.
@@ -31,6 +32,7 @@ fn secrets_in(text: &str) -> Vec<String> {
         collect(v, false, &mask, &mut out);
         marked(v, &mut out);
         driftctl_changelog(v, &mask, &mut out);
+        state_marked(v, &mut out);
     }
     out.retain(|s| s.len() > 3);
     out.sort();
@@ -118,6 +120,60 @@ fn marked(v: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// Values a Terraform state marks sensitive: a raw state's `sensitive_attributes` paths over an
+/// instance's `attributes`, a shown state's `sensitive_values` over `values`, and outputs with
+/// `sensitive: true` (either form).
+fn state_marked(v: &Value, out: &mut Vec<String>) {
+    fn under(value: &Value, marks: &Value, out: &mut Vec<String>) {
+        match (value, marks) {
+            (v, Value::Bool(true)) => strings(v, out),
+            (Value::Object(v), Value::Object(m)) => {
+                for (k, mark) in m {
+                    if let Some(x) = v.get(k) {
+                        under(x, mark, out);
+                    }
+                }
+            }
+            (Value::Array(v), Value::Array(m)) => {
+                v.iter().zip(m).for_each(|(x, mark)| under(x, mark, out))
+            }
+            _ => {}
+        }
+    }
+    fn strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    match v {
+        Value::Object(map) => {
+            if let (Some(attributes), Some(paths)) =
+                (map.get("attributes"), map.get("sensitive_attributes"))
+            {
+                under(
+                    attributes,
+                    &planlens::load::state::sensitive_mirror(paths),
+                    out,
+                );
+            }
+            if let (Some(values), Some(marks)) = (map.get("values"), map.get("sensitive_values")) {
+                under(values, marks, out);
+            }
+            if map.get("sensitive") == Some(&Value::Bool(true))
+                && let Some(value) = map.get("value")
+            {
+                strings(value, out);
+            }
+            map.values().for_each(|x| state_marked(x, out));
+        }
+        Value::Array(items) => items.iter().for_each(|x| state_marked(x, out)),
+        _ => {}
+    }
+}
+
 /// driftctl changelogs name the attribute by path, not by key.
 fn driftctl_changelog(v: &Value, mask: &Mask, out: &mut Vec<String>) {
     for d in v
@@ -163,6 +219,17 @@ fn inputs() -> Vec<(String, PathBuf)> {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "json" || x == "jsonl") {
             files.push((p.file_name().unwrap().to_string_lossy().into_owned(), p));
+        }
+    }
+    // Terraform states (tests/fixtures/states): raw `.tfstate` files.
+    let states = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/states");
+    for e in std::fs::read_dir(states).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "tfstate") {
+            files.push((
+                format!("states/{}", p.file_name().unwrap().to_string_lossy()),
+                p,
+            ));
         }
     }
     files.sort();
@@ -299,6 +366,8 @@ fn no_secret_reaches_any_view_link_comment_or_cli_output() {
         "tf0_14_unmarked_secrets.json",
         "driftctl_secrets.json",
         "plan_log_secret_diagnostic.jsonl",
+        "shown_state.json",
+        "states/modules.tfstate",
     ] {
         assert!(
             with_secrets.iter().any(|n| n == ours),

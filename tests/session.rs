@@ -35,6 +35,8 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         "hostile.json",
         "tricky_keys.json",
         "diff_like_terraform_show.json",
+        "shown_state.json",
+        "states/modules.tfstate",
     ])
 }
 

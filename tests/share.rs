@@ -27,6 +27,8 @@ fn inputs() -> Vec<(String, String)> {
         "plan_log_drift.jsonl",
         "hostile.json",
         "tricky_keys.json",
+        "shown_state.json",
+        "states/modules.tfstate",
     ])
     .into_iter()
     .map(|(name, bytes)| (name, String::from_utf8(bytes).unwrap()))

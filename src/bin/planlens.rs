@@ -24,6 +24,7 @@ use planlens::graph::EdgeSource;
 use planlens::graph::export::opening_svg;
 use planlens::load::fragment::View;
 use planlens::load::load_plan_with;
+use planlens::model::findings::Verdict;
 use planlens::model::mask::Mask;
 use planlens::model::source::{DriftctlFacts, Source};
 use planlens::model::text::visible;
@@ -453,6 +454,16 @@ fn check(o: &Options) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
+    // A state is not a plan: no CI job may read it as a pass (exit 3, as any input that is not a
+    // plan), and nothing on stdout looks like a verdict.
+    if evaluation.verdict == Verdict::NotAPlan && o.format.as_deref() != Some("json") {
+        eprintln!(
+            "planlens: {}: {}",
+            o.path,
+            visible(&evaluation.planning.sentence().unwrap_or_default())
+        );
+        return ExitCode::from(evaluation.verdict.exit_code());
+    }
     let text = if o.format.as_deref() == Some("json") {
         let diagnostics = match &doc.source {
             Source::PlanLog(facts) => facts.diagnostics.as_slice(),
@@ -606,7 +617,7 @@ fn graph(path: &str, format: GraphFormat) -> ExitCode {
     };
     let analysis = Analysis::of(&doc);
     let graph = analysis.graph(&doc);
-    if graph.source != EdgeSource::Configuration {
+    if graph.source != EdgeSource::Configuration && !doc.source.is_state() {
         eprintln!(
             "planlens: warning: the plan has no configuration; edges come from the prior state's depends_on only and may be incomplete"
         );
@@ -627,8 +638,18 @@ fn summary(path: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let result = (|| -> std::io::Result<()> {
         writeln!(out, "{}", Summary::of(&doc).headline(&doc))?;
+        let state = doc.source.is_state();
         for row in &doc.rows {
             let change = doc.change(row);
+            // A state's rows are what exists, listed without an action symbol.
+            if state {
+                let mut line = format!("    {}", visible(&change.address));
+                if let Some(deposed) = &change.deposed {
+                    line.push_str(&format!(" (deposed object {})", visible(deposed)));
+                }
+                writeln!(out, "{line}")?;
+                continue;
+            }
             if !change.is_shown() {
                 continue;
             }

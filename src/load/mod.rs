@@ -1,8 +1,8 @@
 //! Bytes → a loaded plan, or an error a user can act on.
 //!
-//! Detects what a file is: a plan, a `terraform plan -json` log or a driftctl report (both converted
-//! to the plan model, see [`plan_log`] and [`driftctl`]), or something Planlens refuses plainly (a
-//! state file, a provider schema, other JSON). Plans are detected in the same single parse that
+//! Detects what a file is: a plan, a `terraform plan -json` log, a driftctl report or a Terraform
+//! state (all converted to the plan model, see [`plan_log`], [`driftctl`] and [`state`]; a state
+//! is never judged), or something Planlens refuses plainly (a provider schema, other JSON). Plans are detected in the same single parse that
 //! reads them. Never panics on any input.
 
 pub mod decode;
@@ -13,6 +13,7 @@ pub mod link;
 pub mod mask;
 pub mod plan_log;
 pub mod redacted;
+pub mod state;
 
 use std::collections::BTreeMap;
 
@@ -92,15 +93,27 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
             return match explain_parse_error(&text, e) {
                 LoadError::NotAPlan(NotAPlan::PlanLog) => load_plan_log(&text, name),
                 LoadError::NotAPlan(NotAPlan::Driftctl) => load_driftctl(&text, name),
+                LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState) => {
+                    open_state(text, name)
+                }
                 other => Err(other),
             };
         }
     };
+    // A state converted by Planlens (a share link's stripped copy) opens as a state again.
+    if let Some(facts) = state::converted_facts(doc.text()) {
+        doc.source = Source::State(facts);
+        return Ok(doc);
+    }
     let mut warnings = Vec::new();
     match classify_plan(doc.plan(), doc.text(), &mut warnings) {
         Ok(()) => {}
         Err(LoadError::NotAPlan(NotAPlan::PlanLog)) => return load_plan_log(doc.text(), name),
         Err(LoadError::NotAPlan(NotAPlan::Driftctl)) => return load_driftctl(doc.text(), name),
+        // States open as a state view, never judged (`load::state`).
+        Err(LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState)) => {
+            return open_state(doc.text().to_string(), name);
+        }
         // A redacted document whose keys were reordered (it was edited by hand or a tool).
         Err(LoadError::NotAPlan(NotAPlan::OtherJson { keys }))
             if keys.iter().any(|k| k == "planlens_redacted") =>
@@ -111,6 +124,18 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     }
     doc.warnings = warnings;
     Ok(doc)
+}
+
+/// A file whose keys look like a state's: read as a state when it is one ([`state::is_state_text`]:
+/// `{"values": {}}` alone is not), else refused as JSON that is no known format.
+fn open_state(text: String, name: &str) -> Result<Document, LoadError> {
+    if state::is_state_text(&text) {
+        state::read_state(text, name)
+    } else {
+        Err(LoadError::NotAPlan(NotAPlan::OtherJson {
+            keys: top_level_keys(&text),
+        }))
+    }
 }
 
 /// Parses the plan text a converter made; a failure is a bug in the converter, reported plainly.

@@ -52,16 +52,20 @@ pub enum Verdict {
     /// Planning failed: the plan cannot be applied, so it cannot be judged, whatever the findings
     /// on its partial content.
     PlanningFailed,
+    /// Not a plan (a state): nothing to judge. Views show no verdict for it; `planlens check`
+    /// exits 3, as for any input that is not a plan, so no CI job reads a state as a pass.
+    NotAPlan,
 }
 
 impl Verdict {
     /// The verdict on a plan with these findings: the one decision the page, the CLI, the comment
     /// and redacted links read. A failed plan is `PlanningFailed` whatever its findings; else a
     /// deny finding needs approval; else an incomplete plan is `Incomplete`; else a warn finding
-    /// warns; else it passes.
+    /// warns; else it passes. A state is `NotAPlan` whatever the findings.
     pub fn of(planning: &Planning, findings: &[Finding]) -> Verdict {
         let worst = findings.iter().map(|f| f.severity).max();
         match (planning, worst) {
+            (Planning::State, _) => Verdict::NotAPlan,
             (Planning::Failed { .. }, _) => Verdict::PlanningFailed,
             (_, Some(RuleSeverity::Deny)) => Verdict::NeedsApproval,
             (Planning::Incomplete { .. }, _) => Verdict::Incomplete,
@@ -71,9 +75,10 @@ impl Verdict {
     }
 
     /// Stable name for JSON, CSS and exit-code mapping: `pass`, `warn`, `incomplete`,
-    /// `needs-approval`, `planning-failed`.
+    /// `needs-approval`, `planning-failed`, `not-a-plan`.
     pub fn key(self) -> &'static str {
         match self {
+            Verdict::NotAPlan => "not-a-plan",
             Verdict::Pass => "pass",
             Verdict::Warn => "warn",
             Verdict::Incomplete => "incomplete",
@@ -83,9 +88,10 @@ impl Verdict {
     }
 
     /// How a person would say it: `pass`, `warn`, `plan incomplete`, `needs approval`,
-    /// `planning failed`.
+    /// `planning failed`, `no verdict: not a plan`.
     pub fn label(self) -> &'static str {
         match self {
+            Verdict::NotAPlan => "no verdict: not a plan",
             Verdict::Pass => "pass",
             Verdict::Warn => "warn",
             Verdict::Incomplete => "plan incomplete",
@@ -95,9 +101,11 @@ impl Verdict {
     }
 
     /// The exit code of `planlens check`: 0 pass, 1 warn or plan incomplete (look before
-    /// applying), 2 needs approval, 4 planning failed (the plan cannot be judged).
+    /// applying), 2 needs approval, 4 planning failed (the plan cannot be judged), 3 not a plan
+    /// (the code of every input that is not a plan).
     pub fn exit_code(self) -> u8 {
         match self {
+            Verdict::NotAPlan => 3,
             Verdict::Pass => 0,
             Verdict::Warn | Verdict::Incomplete => 1,
             Verdict::NeedsApproval => 2,

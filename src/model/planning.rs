@@ -5,6 +5,11 @@ use serde::{Deserialize, Serialize};
 
 use super::text::count;
 
+/// Why a state gets no verdict: said by the page's banner and Rules tab, the CLI and the comment.
+pub const STATE_SENTENCE: &str = "This is a Terraform state, not a plan: what Terraform recorded \
+     after its last apply. Nothing in it is a change, so there is no verdict and no rules ran; \
+     open `terraform show -json` of a saved plan to review changes.";
+
 /// Whether Terraform finished planning: the one decision every verdict, headline and banner
 /// reads ([`Planning::of`]).
 ///
@@ -31,6 +36,10 @@ pub enum Planning {
         #[serde(default)]
         errors: usize,
     },
+    /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
+    /// recorded after its last apply. It has no changes to judge, so it gets no verdict at all
+    /// ([`super::findings::Verdict::NotAPlan`]), never "pass".
+    State,
 }
 
 impl Planning {
@@ -39,11 +48,18 @@ impl Planning {
         matches!(self, Planning::Failed { .. })
     }
 
+    /// True when the document is a state, not a plan: nothing in it is judged.
+    pub fn is_state(&self) -> bool {
+        matches!(self, Planning::State)
+    }
+
     /// What went wrong, in one sentence: `Planning failed: Unsupported argument.`,
-    /// `Plan incomplete: 3 changes were deferred to a later plan.`; `None` for a complete plan.
+    /// `Plan incomplete: 3 changes were deferred to a later plan.`, or why a state has no
+    /// verdict; `None` for a complete plan.
     pub fn sentence(&self) -> Option<String> {
         match self {
             Planning::Complete => None,
+            Planning::State => Some(STATE_SENTENCE.to_string()),
             Planning::Failed {
                 error: Some(error),
                 errors,

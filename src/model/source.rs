@@ -20,6 +20,11 @@ pub enum Source {
     /// A driftctl `scan --output json://` report. Its drifted and missing resources become drift
     /// entries; it has no planned changes.
     Driftctl(DriftctlFacts),
+    /// A Terraform state (raw `.tfstate` v4, `terraform show -json` of a state, or a state Secret
+    /// of the Terraform controller): what Terraform recorded, not a plan. Each resource instance
+    /// is a row whose values are its attributes; nothing is a change and nothing is judged
+    /// (`Planning::State`).
+    State(StateFacts),
 }
 
 impl Source {
@@ -35,7 +40,64 @@ impl Source {
             Source::Plan => "plan",
             Source::PlanLog(_) => "plan log",
             Source::Driftctl(_) => "driftctl report",
+            Source::State(_) => "state",
         }
+    }
+
+    /// True for a state: its rows are resources as recorded, not changes.
+    pub fn is_state(&self) -> bool {
+        matches!(self, Source::State(_))
+    }
+}
+
+/// What a Terraform state says about itself, and the counts its headline reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateFacts {
+    /// Which form it came in: `tfstate v4` or `terraform show -json`.
+    pub format: String,
+    /// The Terraform version that wrote it, when it says.
+    #[serde(default)]
+    pub terraform_version: Option<String>,
+    /// The state's serial (raw states only): how many times it was written.
+    #[serde(default)]
+    pub serial: Option<u64>,
+    /// The state's lineage (raw states only).
+    #[serde(default)]
+    pub lineage: Option<String>,
+    /// Resource instances (managed and data sources; deposed objects not counted).
+    #[serde(default)]
+    pub resources: usize,
+    /// Of those, data sources.
+    #[serde(default)]
+    pub data_sources: usize,
+    /// Module instances holding them, the root module included.
+    #[serde(default)]
+    pub modules: usize,
+    /// Deposed objects (left over from a create-before-destroy that did not finish).
+    #[serde(default)]
+    pub deposed: usize,
+    /// Instances marked tainted (Terraform replaces them at the next apply).
+    #[serde(default)]
+    pub tainted: usize,
+    /// Root module outputs.
+    #[serde(default)]
+    pub outputs: usize,
+}
+
+impl StateFacts {
+    /// The headline of a state, in place of a plan's sentence: `State: 4 resources in 2 modules
+    /// (Terraform 1.9.5).` Never a verdict, never "No changes".
+    pub fn sentence(&self) -> String {
+        let resources = super::text::count(self.resources, "resource", "resources");
+        let place = match self.modules {
+            0 => String::new(),
+            n => format!(" in {}", super::text::count(n, "module", "modules")),
+        };
+        let version = match &self.terraform_version {
+            Some(v) if !v.is_empty() => format!(" (Terraform {})", visible(v)),
+            _ => String::new(),
+        };
+        format!("State: {resources}{place}{version}.")
     }
 }
 

@@ -10,9 +10,12 @@ pub use super::text::{count, noun};
 use crate::model::{Action, Document, ReplaceOrder, Source};
 
 impl Planning {
-    /// Reads a document: `errored: true` or an error diagnostic is a failure; else
-    /// `complete: false` is an incomplete plan.
+    /// Reads a document: a state is [`Planning::State`] (never judged); `errored: true` or an
+    /// error diagnostic is a failure; else `complete: false` is an incomplete plan.
     pub fn of(doc: &Document) -> Planning {
+        if doc.source.is_state() {
+            return Planning::State;
+        }
         let plan = doc.plan();
         let diagnostics = match &doc.source {
             Source::PlanLog(facts) => facts.diagnostics.as_slice(),
@@ -123,10 +126,13 @@ impl Summary {
 
     /// The document's headline (the page's summary, the CLI's first line, the comment's title):
     /// for a plan whose planning failed, [`Planning::sentence`] (never a sentence of changes, as
-    /// Terraform prints none); a driftctl report's own sentence; else [`Summary::sentence`].
+    /// Terraform prints none); a driftctl report's or a state's own sentence (a state's never
+    /// says "No changes."); else [`Summary::sentence`].
     pub fn headline(&self, doc: &Document) -> String {
-        if let Source::Driftctl(f) = &doc.source {
-            return f.sentence();
+        match &doc.source {
+            Source::Driftctl(f) => return f.sentence(),
+            Source::State(f) => return f.sentence(),
+            _ => {}
         }
         match Planning::of(doc) {
             failed @ Planning::Failed { .. } => failed.sentence().unwrap_or_default(),

@@ -41,7 +41,13 @@ pub fn escape(text: &str) -> String {
 /// incomplete plan the reason follows the verdict. (A failed plan's reason is the comment's
 /// title already.)
 pub fn verdict_line(evaluation: &Evaluation) -> String {
+    if evaluation.verdict == Verdict::NotAPlan {
+        // A state: no verdict, no counts of rules that did not run.
+        let why = evaluation.planning.sentence().unwrap_or_default();
+        return format!("ℹ️ **No verdict** · {}", escape(&why));
+    }
     let icon = match evaluation.verdict {
+        Verdict::NotAPlan => "ℹ️",
         Verdict::Pass => "✅",
         Verdict::Warn | Verdict::Incomplete => "⚠️",
         Verdict::NeedsApproval => "⛔",
@@ -398,24 +404,39 @@ pub fn summary(
         budget.rows(&mut out, &lines, 0.5, SECTION_RESERVE * 2, 0, what);
     }
 
+    // A state's rows are resources as recorded, not changes: listed as such, without actions.
+    let state = doc.source.is_state();
     let others: Vec<String> = doc
         .rows
         .iter()
         .filter(|r| {
-            !r.action.is_destructive()
-                && !is_plain_no_op(r)
-                && !matches!(r.source, RowSource::Drift(_))
+            state
+                || (!r.action.is_destructive()
+                    && !is_plain_no_op(r)
+                    && !matches!(r.source, RowSource::Drift(_)))
         })
-        .map(|r| {
-            format!(
+        .map(|r| match state {
+            true => format!("| {} |", resource_cell(doc, r)),
+            false => format!(
                 "| {} {} | {} |",
                 r.action.symbol(),
                 r.action.label(),
                 resource_cell(doc, r)
-            )
+            ),
         })
         .collect();
-    if !others.is_empty() {
+    if state && !others.is_empty() {
+        budget.push(
+            &mut out,
+            &format!(
+                "<details>\n<summary>Resources in the state ({})</summary>\n\n| Resource |\n|---|\n",
+                others.len()
+            ),
+        );
+        let what = ["resource", "resources"];
+        budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, what);
+        budget.push(&mut out, "</details>\n");
+    } else if !others.is_empty() {
         budget.push(
             &mut out,
             &format!(

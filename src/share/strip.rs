@@ -54,7 +54,9 @@ pub fn shareable_text(doc: &Document) -> String {
     if doc.redacted.is_none() && matches!(doc.source, Source::PlanLog(_)) {
         return strip_plan_log(doc.source_text(), &doc.masking.mask);
     }
-    if doc.redacted.is_some() || !matches!(doc.source, Source::Plan) {
+    // A state travels as its equivalent plan (`load::state`), stripped as a plan is; the text
+    // carries the state's facts, so it opens as a state again. Never the state's own text.
+    if doc.redacted.is_some() || !matches!(doc.source, Source::Plan | Source::State(_)) {
         return doc.source_text().to_string();
     }
     match serde_json::from_str::<Value>(doc.text()) {

@@ -91,6 +91,9 @@ pub fn AskedDiff(
     key: DiffKey,
     show_unchanged: RwSignal<bool>,
     what: &'static str,
+    /// Every attribute, no toggle: a state's resource, whose values are what exists, not a change.
+    #[prop(optional)]
+    attributes: bool,
 ) -> impl IntoView {
     move || {
         let current = diff.key.get() == Some(key);
@@ -99,6 +102,9 @@ pub fn AskedDiff(
             _ => None,
         });
         match answer {
+            Some(Ok(Some(Ok(tree)))) if attributes => {
+                view! { <DiffTree tree show_unchanged=RwSignal::new(true) /> }.into_any()
+            }
             Some(Ok(Some(tree))) => view! { <ToggledDiff tree show_unchanged what /> }.into_any(),
             Some(Ok(None)) => ().into_any(),
             Some(Err(message)) => view! {
@@ -138,7 +144,11 @@ pub fn DiffPanel() -> impl IntoView {
             return Some(
                 view! {
                     <aside class="diff-pane empty-pane" data-testid="diff-empty">
-                        <p>"Select a resource to see what changes."</p>
+                        <p>{if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state())) {
+                            "Select a resource to see its attributes."
+                        } else {
+                            "Select a resource to see what changes."
+                        }}</p>
                         <p class="fine">"j / k or ↑ / ↓ move through the list, Enter opens, / searches."</p>
                     </aside>
                 }
@@ -206,18 +216,36 @@ pub fn DiffPanel() -> impl IntoView {
         if let Some(reason) = doc.missing_values() {
             facts.push(("no-values", reason.to_string()));
         }
+        // A state's resource: its attributes as recorded, never a before → after.
+        let in_state = doc.source.is_state();
+        if in_state {
+            facts.insert(
+                0,
+                (
+                    "state",
+                    "Recorded in the state: the attributes Terraform stored after its last apply \
+                     (sensitive values masked). Nothing here is a change."
+                        .to_string(),
+                ),
+            );
+        }
+        let (symbol, action_label) = if in_state {
+            ("", "in the state")
+        } else {
+            (action.symbol(), action.label())
+        };
         let tree = row_key(&loaded, r);
         let module = doc.module_of(row);
         let provider = &doc.providers[row.provider as usize];
         Some(
             view! {
-                <aside class="diff-pane" data-testid="diff-panel" aria-label="Attribute diff">
+                <aside class="diff-pane" data-testid="diff-panel" aria-label=if in_state { "Attributes" } else { "Attribute diff" }>
                     <header class=format!("diff-head a-{}", action.key())>
-                        <span class="sym big">{action.symbol()}</span>
+                        <span class="sym big">{symbol}</span>
                         <div>
                             <h2 class="diff-address" data-testid="diff-address">{visible(&change.address)}</h2>
                             <p class="diff-sub">
-                                <span class="action-label">{action.label()}</span>
+                                <span class="action-label" data-testid="diff-action">{action_label}</span>
                                 " · " {visible(&doc.resource_types[row.resource_type as usize])}
                                 " · " {visible(provider)}
                                 " · " {if module.is_empty() { "root module".to_string() } else { visible(module) }}
@@ -230,7 +258,7 @@ pub fn DiffPanel() -> impl IntoView {
                             .map(|(k, text)| view! { <li class=format!("fact fact-{k}") data-testid=format!("fact-{k}")>{text}</li> })
                             .collect_view()}
                     </ul>
-                    {tree.map(|key| view! { <AskedDiff diff key show_unchanged what="change" /> })}
+                    {tree.map(|key| view! { <AskedDiff diff key show_unchanged what="change" attributes=in_state /> })}
                 </aside>
             }
             .into_any(),

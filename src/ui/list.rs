@@ -132,9 +132,12 @@ fn FilterBar() -> impl IntoView {
             <div id="filter-more" class="filter-more" class:folded=move || !more_open.get()>
                 <div class="action-chips" role="group" aria-label="Filter by action">
                     {move || {
+                        // A state has no actions to filter by: its rows are what exists.
+                        let state_open = state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state()));
                         counts
                             .get()
                             .into_iter()
+                            .filter(move |_| !state_open)
                             .filter(|(g, n)| *n > 0 || *g == ActionGroup::NoOp)
                             .map(|(group, n)| {
                                 let active = move || state.filter.with(|f| f.actions.contains(&group));
@@ -188,7 +191,7 @@ fn FilterBar() -> impl IntoView {
                         names=|d| &d.resource_types
                         field=|f| &mut f.resource_type
                     />
-                    <label class="toggle">
+                    <label class="toggle" style:display=move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state())) { "none" } else { "" }>
                         <input
                             type="checkbox"
                             data-testid="show-no-ops"
@@ -370,6 +373,8 @@ fn VirtualList() -> impl IntoView {
                         })) {
                             // Not "no changes": Terraform stopped before it planned any.
                             "Planning failed before Terraform planned any change: there is nothing to list."
+                        } else if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.rows.is_empty() && l.doc.source.is_state())) {
+                            "This state holds no resources."
                         } else if state.filter.with(|f| *f == Default::default()) {
                             "No resource changes in this plan. Tick “Show unchanged” to list no-ops."
                         } else {
@@ -447,6 +452,13 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
                 marks.push(("deferred", "deferred"));
             }
             let action = row.action;
+            // A state's row is a resource as recorded, not a change: no action symbol or name.
+            let in_state = doc.source.is_state();
+            let (symbol, action_label, action_key) = if in_state {
+                ("", "in the state", "in-state")
+            } else {
+                (action.symbol(), action.label(), action.key())
+            };
             let finding = move || {
                 state.rules.worst(r as usize).filter(|s| *s != crate::rules::RuleSeverity::Info).map(|s| {
                     let key = s.key();
@@ -467,10 +479,10 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
                     role="button"
                     data-testid="resource-row"
                     data-address=address
-                    data-action=action.key()
+                    data-action=action_key
                     on:click=move |_| state.select(Some(r))
                 >
-                    <span class="sym" aria-label=action.label()>{action.symbol()}</span>
+                    <span class="sym" aria-label=action_label>{symbol}</span>
                     // Too long for the row, it loses its start, not the end (`.keep-end`).
                     <span class="addr keep-end" title=full>
                         <span dir="ltr">{shown}</span>

@@ -13,11 +13,21 @@ pub fn OutputsPanel() -> impl IntoView {
     let show_unchanged = RwSignal::new(false);
     move || {
         let loaded = state.loaded.get()?;
+        // A state's outputs are values as recorded, shown whole, without an action.
+        let in_state = loaded.doc.source.is_state();
         if loaded.outputs.is_empty() {
-            return Some(
-                view! { <p class="panel-empty">"This plan changes no outputs."</p> }.into_any(),
-            );
+            let text = if in_state {
+                "This state has no outputs."
+            } else {
+                "This plan changes no outputs."
+            };
+            return Some(view! { <p class="panel-empty">{text}</p> }.into_any());
         }
+        let show_unchanged = if in_state {
+            RwSignal::new(true)
+        } else {
+            show_unchanged
+        };
         let missing = loaded.doc.missing_values();
         Some(
             view! {
@@ -31,7 +41,7 @@ pub fn OutputsPanel() -> impl IntoView {
                             view! {
                                 <article class=format!("output a-{}", o.action.key()) data-testid="output-row">
                                     <h3>
-                                        <span class="sym">{o.action.symbol()}</span>
+                                        <span class="sym">{if in_state { "" } else { o.action.symbol() }}</span>
                                         " "
                                         <span class="output-name">{visible(&o.name)}</span>
                                         {o.sensitive.then(|| view! { <span class="mark mark-sensitive">"sensitive"</span> })}

@@ -46,6 +46,14 @@ pub fn SummaryPanel() -> impl IntoView {
                 ),
                 Source::PlanLog(_) => format!("{terraform} · terraform plan -json log (no attribute values)"),
                 Source::Driftctl(f) => format!("driftctl report, {}", f.format),
+                Source::State(f) => {
+                    let serial = f.serial.map(|n| format!(" · serial {n}")).unwrap_or_default();
+                    format!("{terraform} · state, {}{serial}", visible(&f.format))
+                }
+            };
+            let state_facts = match &l.doc.source {
+                Source::State(f) => Some(f.clone()),
+                _ => None,
             };
             let sentence = s.headline(&l.doc);
             let diagnostics = match &l.doc.source {
@@ -80,6 +88,10 @@ pub fn SummaryPanel() -> impl IntoView {
                 };
                 view! { <div class="banner banner-danger" data-testid="banner-errored">{what}{next}</div> }
             });
+            // A state: what it is and why nothing here is a verdict.
+            let state_banner = planning.is_state().then(|| view! {
+                <div class="banner banner-info" data-testid="banner-state">{planning.sentence()}</div>
+            });
             let incomplete = matches!(planning, Planning::Incomplete { .. }).then(|| view! {
                 <div class="banner banner-warn" data-testid="banner-incomplete">
                     {planning.sentence()}
@@ -99,8 +111,9 @@ pub fn SummaryPanel() -> impl IntoView {
                 .map(|n| view! { <div class="banner banner-info" data-testid="load-note">{n.clone()}</div> })
                 .collect_view();
             view! {
-                <section class="summary" aria-label="Plan summary">
+                <section class="summary" aria-label=if state_facts.is_some() { "State summary" } else { "Plan summary" }>
                     {errored}
+                    {state_banner}
                     {incomplete}
                     {warnings}
                     {notes}
@@ -128,6 +141,12 @@ pub fn SummaryPanel() -> impl IntoView {
                         {chip(s.deferred, "deferred", "deferred", "deferred")}
                         {chip(s.output_changes, "output change", "output changes", "output")}
                         {chip(failing_checks, "check failing", "checks failing", "check-fail")}
+                        {state_facts.as_ref().map(|f| view! {
+                            {chip(f.data_sources, "data source", "data sources", "data")}
+                            {chip(f.outputs, "output", "outputs", "state-outputs")}
+                            {chip(f.deposed, "deposed object", "deposed objects", "deposed")}
+                            {chip(f.tainted, "tainted", "tainted", "tainted")}
+                        })}
                         {(!matches!(l.doc.source, Source::Driftctl(_))).then(|| view! {
                             <span
                                 class="chip chip-muted"

@@ -50,6 +50,10 @@ pub fn VerdictBadge() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         let (key, label, planning) = match (state.rules.checked.get(), state.rules.parsed.get()) {
+            // A state gets no verdict at all: no badge (the summary and the Rules tab say why).
+            (Some(c), _) if c.0.evaluation.verdict == crate::model::findings::Verdict::NotAPlan => {
+                return None;
+            }
             (Some(c), _) => (
                 c.0.evaluation.verdict.key(),
                 c.0.evaluation.verdict.label().to_string(),
@@ -93,6 +97,9 @@ pub fn RulesPanel() -> impl IntoView {
                 <VerdictBadge />
                 <span class="fine" data-testid="rules-counts">
                     {move || rs.checked.get().map(|c| {
+                        if c.0.evaluation.planning.is_state() {
+                            return "No rules ran: rules judge planned changes, and a state has none.".to_string();
+                        }
                         let t = c.0.evaluation.tally();
                         let when = match c.0.ms {
                             Some(ms) => format!("evaluated in {ms:.1} ms"),
@@ -129,9 +136,14 @@ pub fn RulesPanel() -> impl IntoView {
             </div>
             {move || rs.checked.get().and_then(|c| {
                 let failed = c.0.evaluation.planning.failed();
+                let class = match &c.0.evaluation.planning {
+                    _ if failed => "banner banner-danger",
+                    crate::model::summary::Planning::State => "banner banner-info",
+                    _ => "banner banner-warn",
+                };
                 c.0.evaluation.planning.sentence().map(|sentence| view! {
                     <p
-                        class=if failed { "banner banner-danger" } else { "banner banner-warn" }
+                        class=class
                         data-testid="rules-planning"
                     >
                         {visible(&sentence)}
@@ -207,9 +219,14 @@ fn Findings() -> impl IntoView {
         };
         let evaluation = &c.0.evaluation;
         if evaluation.findings.is_empty() {
+            let text = if evaluation.planning.is_state() {
+                "No findings: no rule ran on this state."
+            } else {
+                "No findings: every rule passes."
+            };
             return view! {
                 <div class="findings" data-testid="findings">
-                    <p class="panel-empty">"No findings: every rule passes."</p>
+                    <p class="panel-empty">{text}</p>
                 </div>
             }
             .into_any();
