@@ -50,7 +50,12 @@ pub fn DriftPanel() -> impl IntoView {
                     <section class="panel drift-panel" data-testid="drift-panel">
                         {driftctl}
                         <p class="panel-empty" data-testid="no-drift">
-                            "No drift: nothing changed outside of Terraform."
+                            {if loaded.doc.source.is_state() {
+                                // A state is what Terraform recorded; it cannot say what changed since.
+                                "A state cannot show drift: it holds what Terraform recorded, not what exists now. Run terraform plan -refresh-only and open its JSON to see drift."
+                            } else {
+                                "No drift: nothing changed outside of Terraform."
+                            }}
                         </p>
                     </section>
                 }

@@ -157,7 +157,14 @@ pub(super) fn EdgeNote() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         let g = state.graph.graph.get()?;
+        // A state's edges are the dependencies Terraform recorded for each resource.
+        let in_state = state
+            .loaded
+            .with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state()));
         let text = match g.0.source {
+            _ if in_state => {
+                "Edges are the dependencies Terraform recorded in the state for each resource when it was last applied."
+            }
             EdgeSource::Configuration => return None,
             EdgeSource::StateOnly => {
                 "This plan has no configuration, so edges come only from the prior state's depends_on: they may be incomplete."
