@@ -14,6 +14,7 @@ pub mod mask;
 pub mod plan_log;
 pub mod redacted;
 pub mod state;
+pub mod text_plan;
 
 use std::collections::BTreeMap;
 
@@ -90,6 +91,10 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     let mut doc = match Document::parse(text, name.to_string()) {
         Ok(doc) => doc,
         Err((text, e)) => {
+            // Not JSON but a human-readable plan (`load::text_plan`).
+            if !text.trim_start().starts_with('{') && text_plan::looks_like_text_plan(&text) {
+                return text_plan::document(&text, name);
+            }
             return match explain_parse_error(&text, e) {
                 LoadError::NotAPlan(NotAPlan::PlanLog) => load_plan_log(&text, name),
                 LoadError::NotAPlan(NotAPlan::Driftctl) => load_driftctl(&text, name),

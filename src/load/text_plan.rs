@@ -85,10 +85,7 @@ pub fn looks_like_text_plan(text: &str) -> bool {
         let line = clean_line(raw, &mut Cleaning::default());
         let Some(line) = line else { return false };
         let (_, sigil, rest) = split_sigil(&line);
-        (sigil == Sigil::None
-            && rest
-                .strip_prefix("# ")
-                .is_some_and(|c| header(c).is_some()))
+        (sigil == Sigil::None && rest.strip_prefix("# ").is_some_and(|c| header(c).is_some()))
             || summary_line(rest).is_some()
             || rest.starts_with("No changes.")
             || STRONG_MARKERS.iter().any(|m| rest.starts_with(m))
@@ -178,14 +175,15 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
 /// warnings for skipped lines, a cut text and a `Plan:` line that disagrees with the changes read.
 pub fn document(text: &str, name: &str) -> Result<crate::model::Document, LoadError> {
     let read = read(text)?;
-    let mut doc = crate::model::Document::parse(read.plan_json, name.to_string()).map_err(
-        |(_, e)| LoadError::InvalidReport {
-            what: "human-readable plan".to_string(),
-            line: 0,
-            column: 0,
-            message: format!("Planlens could not convert it ({e}); please report this"),
-        },
-    )?;
+    let mut doc =
+        crate::model::Document::parse(read.plan_json, name.to_string()).map_err(|(_, e)| {
+            LoadError::InvalidReport {
+                what: "human-readable plan".to_string(),
+                line: 0,
+                column: 0,
+                message: format!("Planlens could not convert it ({e}); please report this"),
+            }
+        })?;
     let summary = crate::model::summary::Summary::of(&doc);
     doc.warnings = warnings(&read.facts, &summary);
     doc.source = crate::model::Source::TextPlan(read.facts);
@@ -207,7 +205,11 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
         out.push(format!(
             "{} of the text {} not part of the plan Planlens reads and {} skipped.",
             crate::model::summary::count(facts.skipped_lines, "line", "lines"),
-            if facts.skipped_lines == 1 { "is" } else { "are" },
+            if facts.skipped_lines == 1 {
+                "is"
+            } else {
+                "are"
+            },
             if facts.skipped_lines == 1 {
                 "was"
             } else {
@@ -344,7 +346,9 @@ fn clean_line(raw: &str, c: &mut Cleaning) -> Option<String> {
         line = rest.to_string();
     }
     let trimmed = line.trim();
-    if trimmed.starts_with("##[") || trimmed.starts_with("[command]") || is_workflow_command(trimmed)
+    if trimmed.starts_with("##[")
+        || trimmed.starts_with("[command]")
+        || is_workflow_command(trimmed)
     {
         c.markers = true;
         return None;
@@ -426,8 +430,7 @@ fn strip_ansi(line: &str) -> String {
         if ch == '[' {
             // A lost-ESC SGR: `[` digits and `;`, then `m`, short.
             let mut j = i + 1;
-            while j < chars.len() && j - i <= 12 && (chars[j].is_ascii_digit() || chars[j] == ';')
-            {
+            while j < chars.len() && j - i <= 12 && (chars[j].is_ascii_digit() || chars[j] == ';') {
                 j += 1;
             }
             if j > i + 1 && chars.get(j) == Some(&'m') {
@@ -451,7 +454,10 @@ fn strip_timestamp(line: &str) -> Option<&str> {
     let mut i = usize::from(b.first() == Some(&b'['));
     let bracket = i == 1;
     let mut dated = false;
-    if digits(i, 4) && b.get(i + 4) == Some(&b'-') && digits(i + 5, 2) && b.get(i + 7) == Some(&b'-')
+    if digits(i, 4)
+        && b.get(i + 4) == Some(&b'-')
+        && digits(i + 5, 2)
+        && b.get(i + 7) == Some(&b'-')
     {
         if !digits(i + 8, 2) {
             return None;
@@ -657,7 +663,10 @@ fn header(comment: &str) -> Option<Header> {
 
 /// The counts of a `Plan: …` line.
 fn summary_line(rest: &str) -> Option<TextSummary> {
-    let body = rest.strip_prefix("Plan: ")?.trim_end().trim_end_matches('.');
+    let body = rest
+        .strip_prefix("Plan: ")?
+        .trim_end()
+        .trim_end_matches('.');
     let mut s = TextSummary::default();
     let mut any = false;
     for part in body.split(',') {
@@ -1029,22 +1038,24 @@ fn project(v: &Val, side: Side) -> Projected {
     }
 }
 
-/// The paths marked `# forces replacement`, as the plan's `replace_paths` writes them (list
-/// indexes of the value before the change, hidden elements counted).
+/// The paths marked `# forces replacement`, as the plan's `replace_paths` writes them. Where the
+/// text hid elements of a list (or blocks of an object) their indexes are unknown, since Terraform
+/// prints the hidden count apart from their places: the path then stops at the list.
 fn forced_paths(items: &[Item], path: &mut Vec<Value>, out: &mut Vec<Value>) {
+    let some_hidden = items.iter().any(|i| i.hidden > 0);
     let mut index = 0usize;
     let mut block_index: std::collections::HashMap<&str, usize> = Default::default();
     for item in items {
         if item.hidden > 0 {
-            index += item.hidden;
             continue;
         }
         let step = match (&item.key, item.block) {
             (Some(k), true) => {
                 let n = block_index.entry(k.as_str()).or_insert(0);
-                let step = match &item.label {
-                    Some(l) => vec![json!(k), json!(l)],
-                    None => vec![json!(k), json!(*n)],
+                let step = match (&item.label, some_hidden) {
+                    (Some(l), _) => vec![json!(k), json!(l)],
+                    (None, false) => vec![json!(k), json!(*n)],
+                    (None, true) => vec![json!(k)],
                 };
                 if item.sigil != Sigil::Add {
                     *n += 1;
@@ -1053,26 +1064,49 @@ fn forced_paths(items: &[Item], path: &mut Vec<Value>, out: &mut Vec<Value>) {
             }
             (Some(k), false) => vec![json!(k)],
             (None, _) => {
-                let step = vec![json!(index)];
+                let step = if some_hidden {
+                    Vec::new()
+                } else {
+                    vec![json!(index)]
+                };
                 if item.sigil != Sigil::Add {
                     index += 1;
                 }
                 step
             }
         };
+        let exact = !step.is_empty() && !(item.block && item.label.is_none() && some_hidden);
         let depth = path.len();
         path.extend(step);
-        if item.forces {
-            out.push(Value::Array(path.clone()));
-        }
-        for v in [Some(&item.old), item.new.as_ref()].into_iter().flatten() {
-            match v {
-                Val::Obj(inner, _) | Val::List(inner) => forced_paths(inner, path, out),
-                _ => {}
+        if exact {
+            if item.forces {
+                out.push(Value::Array(path.clone()));
+            }
+            for v in [Some(&item.old), item.new.as_ref()].into_iter().flatten() {
+                if let Val::Obj(inner, _) | Val::List(inner) = v {
+                    forced_paths(inner, path, out);
+                }
+            }
+        } else if forces_somewhere(item) && !path.is_empty() {
+            let p = Value::Array(path.clone());
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
         path.truncate(depth);
     }
+}
+
+/// True when the item or anything inside it is marked `# forces replacement`.
+fn forces_somewhere(item: &Item) -> bool {
+    item.forces
+        || [Some(&item.old), item.new.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(|v| match v {
+                Val::Obj(inner, _) | Val::List(inner) => inner.iter().any(forces_somewhere),
+                _ => false,
+            })
 }
 
 fn hidden_count(items: &[Item]) -> usize {
@@ -1203,7 +1237,9 @@ impl<'t> Reader<'t> {
                 h.importing = true;
                 import_id = Some(id.trim_matches('"').to_string());
             } else if let Some(because) = comment.strip_prefix("because ") {
-                reason = delete_reason(because, &h.address).map(str::to_string).or(reason);
+                reason = delete_reason(because, &h.address)
+                    .map(str::to_string)
+                    .or(reason);
             } else if comment.starts_with("config refers to values not yet known") {
                 reason = Some("read_because_config_unknown".to_string());
             } else if comment.starts_with("depends on a resource or a module with changes pending")
@@ -1550,7 +1586,9 @@ impl<'t> Reader<'t> {
     fn value(&mut self, text: &str) -> Result<Option<(Val, String)>, Stop> {
         let text = text.trim_start();
         if text.starts_with('"') {
-            return Ok(lex_string(text).map(|(s, rest)| (Val::Lit(Value::String(s)), rest.to_string())));
+            return Ok(
+                lex_string(text).map(|(s, rest)| (Val::Lit(Value::String(s)), rest.to_string()))
+            );
         }
         for (word, val) in [
             ("(known after apply)", Val::Unknown),
@@ -1637,7 +1675,10 @@ impl<'t> Reader<'t> {
             let (sigil, text) = match line.get(sigil_at..sigil_at + 2) {
                 Some("+ ") => (Sigil::Add, line.get(text_at..).unwrap_or("")),
                 Some("- ") => (Sigil::Remove, line.get(text_at..).unwrap_or("")),
-                _ => (Sigil::None, line.get(text_at..).unwrap_or(line.trim_start())),
+                _ => (
+                    Sigil::None,
+                    line.get(text_at..).unwrap_or(line.trim_start()),
+                ),
             };
             lines.push((sigil, text.to_string()));
         }
@@ -1795,8 +1836,11 @@ fn lex_string(text: &str) -> Option<(String, &str)> {
                             'U' => 8,
                             _ => 2,
                         };
-                        let hex: String = (0..n).filter_map(|_| chars.next().map(|c| c.1)).collect();
-                        let ch = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)?;
+                        let hex: String =
+                            (0..n).filter_map(|_| chars.next().map(|c| c.1)).collect();
+                        let ch = u32::from_str_radix(&hex, 16)
+                            .ok()
+                            .and_then(char::from_u32)?;
                         out.push(ch);
                     }
                     other => {

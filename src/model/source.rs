@@ -25,13 +25,24 @@ pub enum Source {
     /// is a row whose values are its attributes; nothing is a change and nothing is judged
     /// (`Planning::State`).
     State(StateFacts),
+    /// A human-readable plan (`terraform plan` / `terraform show` text, from a CI log, a PR
+    /// comment, a controller's message). It names actions and shows only some values: the
+    /// attributes Terraform printed, never the ones it hid as unchanged.
+    TextPlan(TextPlanFacts),
 }
 
 impl Source {
     /// True when the input carries attribute values (only plans do in full; driftctl only the
-    /// changed ones).
+    /// changed ones; a text plan those Terraform printed).
     pub fn has_values(&self) -> bool {
         !matches!(self, Source::PlanLog(_))
+    }
+
+    /// True when every attribute value of every resource is in the document, so a rule that reads
+    /// a value can trust a missing one to be missing. False for plan logs (no values) and text
+    /// plans (Terraform hides unchanged attributes from the text).
+    pub fn values_complete(&self) -> bool {
+        !matches!(self, Source::PlanLog(_) | Source::TextPlan(_))
     }
 
     /// A short name of the input kind, for headings and messages.
@@ -41,6 +52,7 @@ impl Source {
             Source::PlanLog(_) => "plan log",
             Source::Driftctl(_) => "driftctl report",
             Source::State(_) => "state",
+            Source::TextPlan(_) => "text plan",
         }
     }
 
@@ -99,6 +111,88 @@ impl StateFacts {
         };
         format!("State: {resources}{place}{version}.")
     }
+}
+
+/// What a human-readable plan said besides its resource changes, and how much of it was read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TextPlanFacts {
+    /// `Terraform` or `OpenTofu`, when the text's wording names the tool.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// The counts of the text's `Plan: …` line, as printed.
+    #[serde(default)]
+    pub summary_line: Option<TextSummary>,
+    /// True when the text says `No changes.`
+    #[serde(default)]
+    pub no_changes: bool,
+    /// True when the text stops before Terraform's closing lines (no `Plan:` line, `No changes.`
+    /// or refresh-only note after its changes, or a block left open): it was cut, as a
+    /// tf-controller condition message is at 20,000 characters, so it may list only some changes.
+    #[serde(default)]
+    pub cut: bool,
+    /// Lines that were neither part of the plan nor Terraform's known wording (skipped, counted).
+    #[serde(default)]
+    pub skipped_lines: usize,
+    /// What was removed around the plan before reading it: colour codes, timestamps, CI markers.
+    #[serde(default)]
+    pub cleaned: Vec<String>,
+    /// Addresses whose attributes the text did not show, or showed in a form Planlens could not
+    /// read: their action is known, their values are not.
+    #[serde(default)]
+    pub unread: Vec<String>,
+    /// Attributes, elements and blocks the text hid as unchanged (`# (2 unchanged attributes
+    /// hidden)`), summed over the text.
+    #[serde(default)]
+    pub hidden: usize,
+    /// The summaries of the errors the text shows (`Error: …`); a text with one is a failed plan.
+    #[serde(default)]
+    pub errors: Vec<String>,
+}
+
+impl TextPlanFacts {
+    /// What reading the plan from text means for every view, in one sentence: the page's banner,
+    /// the CLI's and the comment's note.
+    pub fn sentence(&self) -> String {
+        let hidden = match self.hidden {
+            0 => String::new(),
+            n => format!(
+                " ({} the text hid as unchanged {} not here)",
+                super::text::count(
+                    n,
+                    "attribute, element or block",
+                    "attributes, elements or blocks"
+                ),
+                if n == 1 { "is" } else { "are" }
+            ),
+        };
+        format!(
+            "Read from a human-readable plan: its actions, and only the values the text shows{hidden}. \
+             A text names no providers and no configuration, so there are no dependency edges."
+        )
+    }
+}
+
+/// The counts of a text plan's `Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.` line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextSummary {
+    /// `N to import`.
+    #[serde(default)]
+    pub import: u64,
+    /// `N to add`.
+    #[serde(default)]
+    pub add: u64,
+    /// `N to change`.
+    #[serde(default)]
+    pub change: u64,
+    /// `N to replace`, printed by newer versions; then `add` and `destroy` leave replacements out.
+    #[serde(default)]
+    pub replace: Option<u64>,
+    /// `N to destroy`.
+    #[serde(default)]
+    pub destroy: u64,
+    /// `N to forget`.
+    #[serde(default)]
+    pub forget: u64,
 }
 
 /// What a `terraform plan -json` log says besides its resource changes.

@@ -50,6 +50,19 @@ pub fn SummaryPanel() -> impl IntoView {
                     let serial = f.serial.map(|n| format!(" · serial {n}")).unwrap_or_default();
                     format!("{terraform} · state, {}{serial}", visible(&f.format))
                 }
+                Source::TextPlan(f) => format!(
+                    "{} · human-readable plan (read from text)",
+                    f.tool.as_deref().unwrap_or("Terraform or OpenTofu")
+                ),
+            };
+            // A text plan: what reading it from text leaves out, said before anything is judged.
+            let text_banner = match &l.doc.source {
+                Source::TextPlan(f) => Some(view! {
+                    <div class="banner banner-info" data-testid="banner-text-plan">
+                        {f.sentence()}
+                    </div>
+                }),
+                _ => None,
             };
             let state_facts = match &l.doc.source {
                 Source::State(f) => Some(f.clone()),
@@ -114,6 +127,7 @@ pub fn SummaryPanel() -> impl IntoView {
                 <section class="summary" aria-label=if state_facts.is_some() { "State summary" } else { "Plan summary" }>
                     {errored}
                     {state_banner}
+                    {text_banner}
                     {incomplete}
                     {warnings}
                     {notes}
