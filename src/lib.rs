@@ -3,8 +3,8 @@
 //! Layers, each using only those below it (tests/layers.rs checks it): [`model`] (the formats'
 //! types, addresses, actions, counts) → [`load`] (bytes → a [`model::Document`] or a
 //! [`load::LoadError`], every input format) → the analyses ([`diff`], [`list`], [`checks`],
-//! [`graph`], [`drift`], then [`outputs`], [`rules`]) → [`analysis`] (one per document, computed
-//! or carried by a redacted link) → [`share`] (links, Markdown) → [`session`] (an open plan, its
+//! [`graph`], [`drift`], then [`outputs`], [`rules`], [`policy`]) → [`analysis`] (one per
+//! document, computed or carried by a redacted link) → [`share`] (links, Markdown) → [`session`] (an open plan, its
 //! values-free index and answers to the views' requests) → the shells: `ui` (Leptos, the page),
 //! `worker` (the session in a Web Worker; both browser only) and the `planlens` CLI.
 
@@ -17,6 +17,7 @@ pub mod list;
 pub mod load;
 pub mod model;
 pub mod outputs;
+pub mod policy;
 pub mod rules;
 pub mod session;
 pub mod share;

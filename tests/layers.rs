@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module's layer: a module may use only lower layers (and itself).
-const LAYERS: [(&str, u32); 14] = [
+const LAYERS: [(&str, u32); 15] = [
     ("model", 0),
     ("load", 1),
     ("diff", 2),
@@ -20,6 +20,7 @@ const LAYERS: [(&str, u32); 14] = [
     ("drift", 2),
     ("outputs", 3),
     ("rules", 3),
+    ("policy", 3),
     ("analysis", 4),
     ("share", 5),
     ("session", 6),

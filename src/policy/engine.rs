@@ -1,0 +1,422 @@
+//! The one part of policies that needs the Rego engine (`regorus`): policy texts and input texts
+//! in, the values of the rules asked for (or test results, or errors) out, all plain serde data.
+//! In the browser this runs in its own lazily loaded wasm module and worker; everything else of
+//! [`super`] (shapes, input text, findings) is usable without it.
+//!
+//! Order of work, so that a broken policy never yields a verdict: every file is parsed (in the
+//! syntax its text suggests, then in the other), every rule of every file is checked
+//! ([`super::check`]: unsafe variables, undefined functions, arity, literal type errors, as OPA's
+//! compiler reports them) and the engine prepares its schedule — all before any rule is
+//! evaluated. Only then are the requested rules evaluated, each group against its own input,
+//! under one time limit for the whole run.
+
+use std::collections::BTreeSet;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use regorus::unstable::{Expr, Module, Ref, Rule, RuleHead};
+use regorus::utils::limits::{ExecutionTimerConfig, TimeSource, set_time_source};
+use regorus::Engine;
+use serde::{Deserialize, Serialize};
+
+use super::error::{PolicyError, from_engine};
+use super::shape::Shape;
+use super::source::{PolicyFile, Syntax};
+
+/// What to evaluate: the policy files, and one group per input text (passed beside the request,
+/// in the same order), each naming the packages whose rules it reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// Every policy file (libraries and tests included: they are parsed and checked too).
+    pub policies: Vec<PolicyFile>,
+    /// One group per input text.
+    pub groups: Vec<Group>,
+    /// Stop evaluating after this long (milliseconds, the whole run); `None`: no limit.
+    pub time_limit_ms: Option<u64>,
+}
+
+/// Rules read against one input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    /// The input's shape: decides which rule names give findings ([`Shape::reads_rule`]).
+    pub shape: Shape,
+    /// Packages whose rules are read, as written after `package` (`main`, `spacelift`).
+    pub packages: Vec<String>,
+}
+
+/// What the engine found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Each policy file as the engine read it, in request order.
+    pub files: Vec<FileReport>,
+    /// The value of every rule read, in group, package and rule order; rules whose value is
+    /// undefined are left out.
+    pub results: Vec<RuleValue>,
+    /// How many rules were read (defined or not).
+    pub rules_read: usize,
+    /// Test results ([`verify`] only).
+    pub tests: Vec<TestResult>,
+}
+
+/// How a policy file was read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileReport {
+    /// The file's name.
+    pub name: String,
+    /// The syntax it parsed in.
+    pub syntax: Syntax,
+    /// Its package, as written (`main`, `terraform.analysis`).
+    pub package: String,
+}
+
+/// The value of one rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleValue {
+    /// Index of the group (and input) it was evaluated against.
+    pub group: usize,
+    /// The rule's full path, e.g. `data.spacelift.deny`.
+    pub rule: String,
+    /// Its value as JSON (a set is written as an array, sorted as the engine orders sets).
+    pub value: serde_json::Value,
+}
+
+/// The result of one `test_` rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestResult {
+    /// The test's full path, e.g. `data.spacelift.test_deny_destroy`.
+    pub rule: String,
+    /// The file that declares it.
+    pub file: String,
+    /// True when the rule's value is `true`, as `opa test` passes a test.
+    pub passed: bool,
+    /// Why it failed with an error (not just false or undefined), with file:line:column.
+    pub error: Option<String>,
+}
+
+/// Evaluates the rules `request` asks for. `inputs[i]` is the JSON text of group `i`'s input.
+/// Every error (parse, compile, evaluation, time limit) comes back with its file, line and column;
+/// with any error there are no results at all.
+pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyError>> {
+    if inputs.len() != request.groups.len() {
+        return Err(vec![PolicyError::general(format!(
+            "{} input texts for {} groups",
+            inputs.len(),
+            request.groups.len()
+        ))]);
+    }
+    let mut loaded = Loaded::new(&request.policies, request.time_limit_ms)?;
+    let mut outcome = Outcome {
+        files: loaded.files.clone(),
+        ..Outcome::default()
+    };
+    for (g, (group, input)) in request.groups.iter().zip(inputs).enumerate() {
+        loaded
+            .engine
+            .set_input_json(input)
+            .map_err(|e| vec![PolicyError::general(format!("the input is not JSON: {e}"))])?;
+        let mut read = BTreeSet::new();
+        for package in &group.packages {
+            for rule in loaded.rules_of(package) {
+                if !group.shape.reads_rule(&rule.name) || !read.insert(rule.path.clone()) {
+                    continue;
+                }
+                outcome.rules_read += 1;
+                if let Some(value) = loaded.eval(&rule)? {
+                    outcome.results.push(RuleValue {
+                        group: g,
+                        rule: rule.path.clone(),
+                        value,
+                    });
+                }
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+/// Runs every `test_` rule of every file, as `opa test` and `conftest verify` do (no input unless
+/// a test sets one `with input as …`): a test passes when its value is `true`.
+pub fn verify(
+    policies: &[PolicyFile],
+    time_limit_ms: Option<u64>,
+) -> Result<Outcome, Vec<PolicyError>> {
+    let mut loaded = Loaded::new(policies, time_limit_ms)?;
+    let mut outcome = Outcome {
+        files: loaded.files.clone(),
+        ..Outcome::default()
+    };
+    let tests: Vec<Declared> = loaded
+        .rules
+        .iter()
+        .filter(|r| r.name.starts_with("test_"))
+        .cloned()
+        .collect();
+    let mut seen = BTreeSet::new();
+    for test in tests {
+        if !seen.insert(test.path.clone()) {
+            continue;
+        }
+        let (passed, error) = match loaded.eval(&test) {
+            Ok(value) => (value == Some(serde_json::Value::Bool(true)), None),
+            Err(errors) => (
+                false,
+                Some(
+                    errors
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ),
+            ),
+        };
+        outcome.tests.push(TestResult {
+            rule: test.path,
+            file: test.file,
+            passed,
+            error,
+        });
+    }
+    Ok(outcome)
+}
+
+/// [`run`] with its request and answer as JSON text, for a caller across a worker boundary:
+/// the answer is `{"ok": Outcome}` or `{"errors": [PolicyError, …]}`.
+pub fn run_json(request: &str, inputs: &[&str]) -> String {
+    let answer = match serde_json::from_str::<Request>(request) {
+        Ok(request) => run(&request, inputs),
+        Err(e) => Err(vec![PolicyError::general(format!("bad request: {e}"))]),
+    };
+    answer_json(answer)
+}
+
+/// The JSON form of an answer: `{"ok": Outcome}` or `{"errors": [PolicyError, …]}` (read back by
+/// [`super::read_answer`]).
+pub fn answer_json(answer: Result<Outcome, Vec<PolicyError>>) -> String {
+    let value = match answer {
+        Ok(outcome) => serde_json::json!({ "ok": outcome }),
+        Err(errors) => serde_json::json!({ "errors": errors }),
+    };
+    value.to_string()
+}
+
+/// A clock for the time limit: where `std::time::Instant` works (natively) it is used on first
+/// need; in the browser, the module that hosts the engine registers one (`performance.now()`)
+/// with [`use_clock`]. Without a clock the time limit is not enforced by the engine.
+struct FnClock(fn() -> Option<Duration>);
+
+impl TimeSource for FnClock {
+    fn now(&self) -> Option<Duration> {
+        (self.0)()
+    }
+}
+
+static CLOCK: std::sync::OnceLock<FnClock> = std::sync::OnceLock::new();
+
+/// Registers the clock the time limit reads (once per process; later calls are ignored):
+/// `now` returns the time since any fixed instant.
+pub fn use_clock(now: fn() -> Option<Duration>) {
+    let clock = CLOCK.get_or_init(|| FnClock(now));
+    // A second registration is refused by the engine and harmless: the first clock stays.
+    let _ = set_time_source(clock);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn native_now() -> Option<Duration> {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    Some(START.get_or_init(std::time::Instant::now).elapsed())
+}
+
+/// A rule declared in a package.
+#[derive(Debug, Clone)]
+struct Declared {
+    /// Its package, as written.
+    package: String,
+    /// Its name in the package (the first part of its head's reference).
+    name: String,
+    /// `data.PACKAGE.NAME`.
+    path: String,
+    /// Where it is declared first.
+    file: String,
+    line: u32,
+    column: u32,
+}
+
+/// The engine with every policy parsed, checked and prepared.
+struct Loaded {
+    engine: Engine,
+    files: Vec<FileReport>,
+    rules: Vec<Declared>,
+    time_limit: Option<Duration>,
+    started: Option<Duration>,
+}
+
+impl Loaded {
+    fn new(policies: &[PolicyFile], time_limit_ms: Option<u64>) -> Result<Loaded, Vec<PolicyError>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        use_clock(native_now);
+        let mut engine = Engine::new();
+        super::sprintf::register(&mut engine);
+        let mut files = Vec::new();
+        let mut errors = Vec::new();
+        for file in policies {
+            match add(&mut engine, file) {
+                Ok(report) => files.push(report),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let modules: Vec<Ref<Module>> = engine.get_modules().clone();
+        let errors = super::check::check(&modules);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let rules = declared(&modules);
+        // Preparing (the engine's own analysis and schedule) may refuse a policy too.
+        engine
+            .eval_query("true".to_string(), false)
+            .map_err(|e| vec![from_engine(&e, "rego_compile_error")])?;
+        let time_limit = time_limit_ms.map(Duration::from_millis);
+        let started = time_limit.and_then(|_| CLOCK.get().and_then(|c| c.now()));
+        Ok(Loaded {
+            engine,
+            files,
+            rules,
+            time_limit,
+            started,
+        })
+    }
+
+    fn rules_of(&self, package: &str) -> Vec<Declared> {
+        self.rules
+            .iter()
+            .filter(|r| r.package == package)
+            .cloned()
+            .collect()
+    }
+
+    /// The rule's value; `None` when undefined.
+    fn eval(&mut self, rule: &Declared) -> Result<Option<serde_json::Value>, Vec<PolicyError>> {
+        let stopped = || {
+            vec![PolicyError {
+                file: rule.file.clone(),
+                line: rule.line,
+                column: rule.column,
+                code: "eval_cancel_error".to_string(),
+                message: format!(
+                    "{} was stopped: the policies ran longer than the time limit of {} ms",
+                    rule.path,
+                    self.time_limit.map_or(0, |d| d.as_millis())
+                ),
+            }]
+        };
+        if let (Some(limit), Some(started)) = (self.time_limit, self.started) {
+            let now = CLOCK.get().and_then(|c| c.now()).unwrap_or(started);
+            let left = limit.saturating_sub(now.saturating_sub(started));
+            if left.is_zero() {
+                return Err(stopped());
+            }
+            self.engine
+                .set_execution_timer_config(ExecutionTimerConfig {
+                    limit: left,
+                    check_interval: NonZeroU32::new(64).expect("non-zero"),
+                });
+        }
+        let results = self
+            .engine
+            .eval_query(rule.path.clone(), false)
+            .map_err(|e| {
+                if e.to_string().contains("exceeded time limit") {
+                    stopped()
+                } else {
+                    vec![from_engine(&e, "eval_error")]
+                }
+            })?;
+        let Some(value) = results
+            .result
+            .into_iter()
+            .next()
+            .and_then(|r| r.expressions.into_iter().next())
+            .map(|e| e.value)
+        else {
+            return Ok(None);
+        };
+        if value == regorus::Value::Undefined {
+            return Ok(None);
+        }
+        serde_json::to_value(&value)
+            .map(Some)
+            .map_err(|e| vec![PolicyError::general(format!("{}: {e}", rule.path))])
+    }
+}
+
+/// Parses `file` in the syntax its text suggests, else in the other; a file that parses in
+/// neither reports the suggested syntax's error. A file that uses `if`/`contains` as keywords
+/// without importing them is v1 whatever the engine's lenient v0 parser says, as OPA's v0 parser
+/// would refuse it.
+fn add(engine: &mut Engine, file: &PolicyFile) -> Result<FileReport, PolicyError> {
+    let first = Syntax::guess(&file.text);
+    let second = match first {
+        Syntax::V1 => Syntax::V0,
+        Syntax::V0 => Syntax::V1,
+    };
+    let v1_only = super::source::uses_v1_keywords(&file.text);
+    let mut errors: Vec<(Syntax, PolicyError)> = Vec::new();
+    for syntax in [first, second] {
+        if syntax == Syntax::V0 && v1_only {
+            continue;
+        }
+        engine.set_rego_v0(syntax == Syntax::V0);
+        match engine.add_policy(file.name.clone(), file.text.clone()) {
+            Ok(_) => {
+                return Ok(FileReport {
+                    name: file.name.clone(),
+                    syntax,
+                    package: super::source::package_of(&file.text).unwrap_or_default(),
+                });
+            }
+            Err(e) => errors.push((syntax, from_engine(&e, "rego_parse_error"))),
+        }
+    }
+    let at = errors.iter().position(|(syntax, _)| *syntax == first).unwrap_or(0);
+    Err(errors.swap_remove(at).1)
+}
+
+/// Every rule declared in `modules`, in file and declaration order.
+fn declared(modules: &[Ref<Module>]) -> Vec<Declared> {
+    let mut rules = Vec::new();
+    for module in modules {
+        let package = super::check::ref_path(&module.package.refr)
+            .map(|p| p.join("."))
+            .unwrap_or_default();
+        for rule in &module.policy {
+            let refr = match rule.as_ref() {
+                Rule::Spec { head, .. } => match head {
+                    RuleHead::Compr { refr, .. }
+                    | RuleHead::Set { refr, .. }
+                    | RuleHead::Func { refr, .. } => refr,
+                },
+                Rule::Default { refr, .. } => refr,
+            };
+            let Some(name) = super::check::ref_path(refr).and_then(|p| p.into_iter().next())
+            else {
+                continue;
+            };
+            let span = head_span(refr);
+            rules.push(Declared {
+                path: format!("data.{package}.{name}"),
+                package: package.clone(),
+                name,
+                file: span.source.file().clone(),
+                line: span.line,
+                column: span.col,
+            });
+        }
+    }
+    rules
+}
+
+fn head_span(refr: &Expr) -> &regorus::unstable::Span {
+    refr.span()
+}
