@@ -11,6 +11,7 @@
 //! Exit codes: 0 success, 3 the input (or the built app, for `report`) could not be read, 64 wrong
 //! usage; `check`: 0 pass, 1 warn or plan incomplete, 2 needs approval, 4 planning failed.
 
+mod fleet;
 mod report;
 
 use std::collections::BTreeMap;
@@ -55,6 +56,11 @@ const USAGE: &str = "usage:
                                                  with, as its SVG export (nodes carry
                                                  data-address, module boxes data-module)
   planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
+  planlens fleet FILE… [--format text|json]      Flux tf-controller workspaces (`kubectl get terraform
+                                                 -A -o json|yaml`, with their plan and state
+                                                 Secrets), most urgent first; exit 0 all ready, 1 a
+                                                 plan awaits approval or is stale, 2 drift or a
+                                                 failing or locked workspace, 3 bad input
   planlens report PLAN.json -o report.html [--app DIR] [--rules FILE] [--label K=V]…
                                                  one self-contained HTML file, the app with the
                                                  plan inside (sensitive values removed as in a
@@ -144,6 +150,7 @@ fn main() -> ExitCode {
         ["drift", path, "--format", "json"] | ["drift", "--format", "json", path] => {
             drift(path, true)
         }
+        ["fleet", rest @ ..] => fleet::run(rest),
         ["report", rest @ ..] => match ReportOptions::parse(rest) {
             Some(r) => report(&r),
             None => usage(),

@@ -104,6 +104,26 @@ pub enum LoadError {
         /// The parser's words.
         message: String,
     },
+    /// Kubernetes objects of Flux's Terraform controller that do not open as one document (a list
+    /// of workspaces, several plans, a missing chunk, bad base64 or gzip in a Secret,
+    /// Terraform's binary plan file): `load::kube` says what and why.
+    Controller {
+        /// The whole message.
+        message: String,
+    },
+    /// tf-controller `Terraform` objects without a plan to open: the status of workspaces, which
+    /// the fleet view shows (`fleet::Fleet`). The page opens such a file as a fleet.
+    Workspaces {
+        /// `namespace/name` of each object.
+        ids: Vec<String>,
+        /// For one object: what its Ready condition says and where its plan would be.
+        detail: String,
+    },
+    /// YAML in the browser, whose first-visit module has no YAML reader: the worker turns plain
+    /// YAML text into JSON with the lazily loaded `part-yaml` (`load::yaml::yaml_to_json`) before
+    /// loading, so this is left for YAML it did not recognise (compressed, UTF-16). Native builds
+    /// never return it.
+    NeedsYamlReader,
     /// A plan whose contents do not have the format's shape.
     InvalidPlan {
         /// 1-based line.
@@ -249,6 +269,29 @@ impl fmt::Display for LoadError {
                     )
                 }
             }
+            LoadError::Controller { message } => write!(f, "{message}"),
+            LoadError::Workspaces { ids, detail } => match ids.as_slice() {
+                [one] => write!(
+                    f,
+                    "This is the tf-controller Terraform object {one}: it holds the controller's \
+                     status, not a plan{detail}. Open it as a fleet (`planlens fleet FILE`, or \
+                     the Fleet view)."
+                ),
+                _ => write!(
+                    f,
+                    "This is a list of {} tf-controller Terraform objects: the status of {} \
+                     workspaces, not one plan. Open it as a fleet (`planlens fleet FILE`, or the \
+                     Fleet view) to see them all.",
+                    ids.len(),
+                    ids.len()
+                ),
+            },
+            LoadError::NeedsYamlReader => write!(
+                f,
+                "This is Kubernetes YAML. The page reads YAML from an uncompressed UTF-8 file or \
+                 pasted text (its YAML reader is loaded then): open it uncompressed, or use \
+                 `kubectl … -o json`."
+            ),
             LoadError::InvalidPlan {
                 line,
                 column,

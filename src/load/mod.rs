@@ -9,12 +9,14 @@ pub mod decode;
 pub mod driftctl;
 pub mod error;
 pub mod fragment;
+pub mod kube;
 pub mod link;
 pub mod mask;
 pub mod plan_log;
 pub mod redacted;
 pub mod state;
 pub mod text_plan;
+pub mod yaml;
 
 use std::collections::BTreeMap;
 
@@ -58,8 +60,10 @@ fn read_bytes(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
             limit: MAX_FILE_BYTES,
         });
     }
-    let decode::Decoded { text, notes } = decode::decode(bytes)?;
+    let decode::Decoded { text, mut notes } = decode::decode(bytes)?;
     let mut doc = read_decoded(text, name)?;
+    // The file's own decoding first, then what a reader undid inside it (a Secret's gzip).
+    notes.append(&mut doc.notes);
     doc.notes = notes;
     Ok(doc)
 }
@@ -87,6 +91,9 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     }
     if plan_log::looks_like_plan_log(&text) {
         return load_plan_log(&text, name);
+    }
+    if yaml::looks_like_kube_yaml(&text) {
+        return load_kube(&text, name);
     }
     let mut doc = match Document::parse(text, name.to_string()) {
         Ok(doc) => doc,
@@ -125,9 +132,49 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         {
             return redacted::read(doc.text().to_string(), name);
         }
+        // Flux's Terraform controller's objects (`load::kube`).
+        Err(LoadError::NotAPlan(NotAPlan::OtherJson { keys })) if kube::is_kube_keys(&keys) => {
+            return load_kube(doc.text(), name);
+        }
         Err(e) => return Err(e),
     }
     doc.warnings = warnings;
+    Ok(doc)
+}
+
+/// Kubernetes objects (JSON or YAML) → the one plan, text plan or state they hold
+/// ([`kube::Objects::single`]).
+fn load_kube(text: &str, name: &str) -> Result<Document, LoadError> {
+    let objects = kube::Objects::collect(kube::read(text)?);
+    read_stored(objects.single()?, name)
+}
+
+/// Opens what Flux's Terraform controller (or Terraform's `kubernetes` backend) stored — a plan
+/// Secret, a plan ConfigMap, a state Secret, a drift plan in a `Terraform` object's message — with
+/// the secret-name `mask`. The fleet view opens its rows' plans and states with it.
+pub fn load_stored_with(
+    stored: kube::Stored,
+    name: &str,
+    mask: &Mask,
+) -> Result<Document, LoadError> {
+    read_stored(stored, name).and_then(|doc| mask::apply(doc, mask))
+}
+
+fn read_stored(stored: kube::Stored, name: &str) -> Result<Document, LoadError> {
+    let mut doc = match stored.content()? {
+        kube::Content::Plan(decoded) => {
+            let mut doc = read_decoded(decoded.text, name)?;
+            doc.notes = decoded.notes;
+            doc
+        }
+        kube::Content::State(decoded) => {
+            let mut doc = state::read_state(decoded.text, name)?;
+            doc.notes = decoded.notes;
+            doc
+        }
+        kube::Content::TextPlan(text) => text_plan::document(&text, name)?,
+    };
+    doc.notes.insert(0, stored.note());
     Ok(doc)
 }
 
