@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod checks;
 pub mod diff;
 pub mod drift;
+pub mod fleet;
 pub mod graph;
 pub mod list;
 pub mod load;

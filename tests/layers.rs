@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module's layer: a module may use only lower layers (and itself).
-const LAYERS: [(&str, u32); 15] = [
+const LAYERS: [(&str, u32); 16] = [
     ("model", 0),
     ("load", 1),
     ("diff", 2),
@@ -18,6 +18,7 @@ const LAYERS: [(&str, u32); 15] = [
     ("checks", 2),
     ("graph", 2),
     ("drift", 2),
+    ("fleet", 2),
     ("outputs", 3),
     ("rules", 3),
     ("policy", 3),
