@@ -37,6 +37,9 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         "diff_like_terraform_show.json",
         "shown_state.json",
         "states/modules.tfstate",
+        "kube/plan-secret-chunked.json",
+        "kube/state-secret.json",
+        "kube/configmap-text-plan.json",
     ])
 }
 
