@@ -172,10 +172,13 @@ impl DepGraph {
 
     /// How the Graph tab folds the graph until the user changes something, and what
     /// `planlens graph --format svg` draws: [`Self::default_collapsed`], changes and their neighbours.
+    /// When nothing changes at all (a state, or a plan of no-ops) there is nothing to centre on,
+    /// so the whole graph is shown, folded the same way.
     pub fn opening_options(&self) -> ViewOptions {
+        let show_unchanged = !self.graph.node_indices().any(|n| self.is_changed(n));
         ViewOptions {
-            collapsed: self.default_collapsed(),
-            show_unchanged: false,
+            collapsed: self.collapsed_to_read(show_unchanged),
+            show_unchanged,
         }
     }
 
@@ -183,7 +186,12 @@ impl DepGraph {
     /// resources and their neighbours fit in [`READABLE_NODES`], else every module instance from the
     /// deepest level at which the view fits (at worst, every top-level module).
     pub fn default_collapsed(&self) -> BTreeSet<u32> {
-        let visible = self.visible_nodes(false);
+        self.collapsed_to_read(false)
+    }
+
+    /// [`Self::default_collapsed`] for a view that shows unchanged resources or not.
+    fn collapsed_to_read(&self, show_unchanged: bool) -> BTreeSet<u32> {
+        let visible = self.visible_nodes(show_unchanged);
         if visible.iter().filter(|v| v.is_some()).count() <= READABLE_NODES {
             return BTreeSet::new();
         }

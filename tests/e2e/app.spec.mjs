@@ -466,7 +466,6 @@ test.describe("Planlens in the browser", () => {
       ["not_json.txt", "line 3, column 5"],
       ["empty.json", "empty"],
       ["truncated.json", "truncated"],
-      ["state.json", "state file"],
       ["array.json", "not a Terraform plan"],
     ];
     for (const [name, words] of cases) {

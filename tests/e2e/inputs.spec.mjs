@@ -1,7 +1,7 @@
 // Files as real tools write them open in the browser: UTF-16 (PowerShell's `>`), gzip, and the
 // output of GitHub's setup-terraform wrapper, each with a note saying what was undone; the pickers
 // offer .txt, .gz, .jsonl and .log; a dropped .gz opens; a reload reopens the decoded plan. A state
-// (`terraform show -json` without a plan file) is refused: a message, no verdict, no "No changes.".
+// (`terraform show -json` without a plan file) opens as a state: its line, no verdict, no "No changes.".
 // The UTF-16 and gzip files are made here from our fixtures, so nothing binary is committed.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -101,18 +101,16 @@ for (const [device, viewport] of [
       await expectOpened(page, "plan.json.gz", FORGET, ["Decompressed gzip ("]);
     });
 
-    test("a shown state is refused: a message, no verdict, no \"No changes.\"", async ({ page }) => {
+    test("a shown state opens as a state in every encoding: its line, no verdict, no \"No changes.\"", async ({ page }) => {
       await gotoApp(page);
       for (const [name, buffer] of [
         ["state.json", read("shown_state.json")],
         ["state.json.gz", gzipSync(read("shown_state.json"))],
       ]) {
         await choose(page, name, buffer);
-        const error = page.getByTestId("load-error");
-        await expect(error).toBeVisible();
-        await expect(error).toContainText("This is `terraform show -json` of a state, not of a plan");
-        await expect(error).toContainText("open the output of `terraform show -json plan.out`");
-        await expect(page.getByTestId("plan-summary")).toHaveCount(0);
+        await expect(page.locator(".topbar .doc-name")).toHaveText(name);
+        await expect(page.getByTestId("plan-summary")).toHaveText("State: 4 resources in 2 modules (Terraform 1.9.5).");
+        await expect(page.getByTestId("load-error")).toHaveCount(0);
         await expect(page.getByTestId("verdict")).toHaveCount(0);
         const body = await page.locator("body").innerText();
         expect(body).not.toContain("No changes.");

@@ -43,7 +43,14 @@ pub(super) fn GraphToolbar(
     };
 
     let toggle = move |sig: RwSignal<bool>| move |_| sig.update(|b| *b = !*b);
-    let show_unchanged = move || gs.options.get().map(|o| o.show_unchanged).unwrap_or(false);
+    // The options in effect: the opening ones until the user changes something (they show the
+    // full graph when nothing changes, as for a state).
+    let show_unchanged = move || {
+        gs.options
+            .get()
+            .or_else(|| gs.graph.get().map(|g| g.0.opening_options()))
+            .is_some_and(|o| o.show_unchanged)
+    };
     let more = RwSignal::new(false);
 
     view! {
