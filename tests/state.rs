@@ -214,6 +214,12 @@ fn the_graph_is_the_recorded_dependencies() {
     }
     // One node per row (the deposed object included), nothing else.
     assert_eq!(g.graph.node_count(), doc.rows.len());
+    // Nothing changes in a state, so the graph opens showing every resource (not an empty view
+    // of "changes and their neighbours").
+    let opening = g.opening_options();
+    assert!(opening.show_unchanged);
+    let view = g.view(&opening);
+    assert_eq!(view.hidden_unchanged, 0);
     // The shown form's depends_on too.
     let shown = common::load_own("shown_state.json");
     let g = DepGraph::build(&shown);
@@ -442,4 +448,64 @@ fn the_cli_prints_the_state_and_check_never_passes_it() {
     std::io::Write::write_all(&mut gz, &common::own_fixture(MODULES)).unwrap();
     let doc = load_plan(gz.finish().unwrap(), "tfstate.gz").unwrap();
     assert!(doc.source.is_state());
+}
+
+/// The same Terraform 1.1.0 state, raw and shown (terraform-json's testdata, MPL-2.0: see
+/// tests/fixtures/states/terraform-json/NOTICE).
+const REAL_RAW: &str = "states/terraform-json/110_sensitive_values.tfstate";
+const REAL_SHOWN: &str = "states/terraform-json/110_sensitive_values.state.json";
+
+#[test]
+fn a_real_state_reads_the_same_raw_and_shown() {
+    let raw = common::load_own(REAL_RAW);
+    let shown = common::load_own(REAL_SHOWN);
+    let line = "State: 7 resources in 2 modules (Terraform 1.1.0).";
+    assert_eq!(Summary::of(&raw).headline(&raw), line);
+    assert_eq!(Summary::of(&shown).headline(&shown), line);
+    assert_eq!(facts(&raw).serial, Some(8));
+    assert_eq!(facts(&shown).format, "terraform show -json (format 0.2)");
+    let mut a = addresses(&raw);
+    let mut b = addresses(&shown);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    assert_eq!(raw.modules, shown.modules);
+    assert_eq!(raw.providers, shown.providers);
+    // The same attributes, row by row.
+    for (r, row) in raw.rows.iter().enumerate() {
+        let address = &raw.change(row).address;
+        let s = shown
+            .rows
+            .iter()
+            .find(|x| shown.change(x).address == *address)
+            .unwrap();
+        assert_eq!(
+            format!("{:?}", diff_change(&raw.change(&raw.rows[r]).change)),
+            format!("{:?}", diff_change(&shown.change(s).change)),
+            "{address}"
+        );
+    }
+    // The same graph and outputs; the sensitive output masked in both.
+    let edges = |doc: &Document| {
+        let g = DepGraph::build(doc);
+        let mut e: Vec<String> = g
+            .graph
+            .edge_indices()
+            .map(|e| {
+                let (a, b) = g.graph.edge_endpoints(e).unwrap();
+                format!("{} -> {}", g.graph[a].address, g.graph[b].address)
+            })
+            .collect();
+        e.sort();
+        e
+    };
+    assert_eq!(edges(&raw), edges(&shown));
+    assert_eq!(edges(&raw).len(), 4);
+    assert_eq!(output_rows(&raw), output_rows(&shown));
+    let foo = output_rows(&raw)
+        .into_iter()
+        .find(|o| o.name == "foo")
+        .unwrap();
+    assert!(foo.sensitive);
+    assert_eq!(foo.diff.unwrap().after, Side::Sensitive);
 }
