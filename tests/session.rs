@@ -37,6 +37,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         "diff_like_terraform_show.json",
         "shown_state.json",
         "states/modules.tfstate",
+        "states/terraform-json/110_sensitive_values.tfstate",
         "kube/plan-secret-chunked.json",
         "kube/state-secret.json",
         "kube/configmap-text-plan.json",
