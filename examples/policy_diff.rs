@@ -113,10 +113,12 @@ fn main() {
     }
     let tests: Vec<Value> = sets
         .iter()
-        .map(|(set, files)| match policy::engine::verify(files, job.time_limit_ms) {
-            Ok(outcome) => json!({"set": set.name, "tests": outcome.tests}),
-            Err(errors) => json!({"set": set.name, "errors": errors}),
-        })
+        .map(
+            |(set, files)| match policy::engine::verify(files, job.time_limit_ms) {
+                Ok(outcome) => json!({"set": set.name, "tests": outcome.tests}),
+                Err(errors) => json!({"set": set.name, "errors": errors}),
+            },
+        )
         .collect();
     println!("{}", json!({"plans": plans, "tests": tests}));
 }

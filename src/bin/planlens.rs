@@ -5,6 +5,7 @@
 //! planlens graph PLAN.json [--format dot|json|svg] the dependency graph (default: dot)
 //! planlens drift FILE [--format text|json]         what changed outside Terraform, with severity
 //! planlens check PLAN.json [--rules FILE]          guardrail rules, verdict as exit code
+//! planlens check PLAN.json --policy DIR          Rego policies (conftest, Spacelift, Scalr, OPA) too
 //! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
 //! planlens report PLAN.json -o report.html [--app DIR]  one HTML file: the app and the plan
 //! ```
@@ -12,6 +13,7 @@
 //! usage; `check`: 0 pass, 1 warn or plan incomplete, 2 needs approval, 4 planning failed.
 
 mod fleet;
+mod policies;
 mod report;
 
 use std::collections::BTreeMap;
@@ -50,6 +52,13 @@ const USAGE: &str = "usage:
                                                  incomplete, 2 needs approval, 4 planning failed
                                                  (Terraform reported an error: the plan cannot
                                                  be judged)
+       [--policy FILE_OR_DIR]… [--namespace NS]… [--input conftest|spacelift|scalr|opa]
+                                                 Rego policies beside the rules: deny and
+                                                 violation need approval, warn warns; the input
+                                                 shape comes from each file's package unless
+                                                 --input; a policy that does not compile: exit 3
+  planlens check --verify --policy FILE_OR_DIR…  the policies' test_ rules, PASS or FAIL (exit 1
+                                                 when one fails), like conftest verify
   planlens graph PLAN.json [--format dot|json|svg]
                                                  dependency graph, edges from dependency to
                                                  dependent; svg: the picture the Graph tab opens
@@ -70,7 +79,8 @@ const USAGE: &str = "usage:
                                                  else $PLANLENS_APP, else ./dist
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
 or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
-pack (see README, Guardrail rules); --label environment=prod sets a value rules can test.
+pack (see README, Guardrail rules); --label environment=prod sets a value rules can test (and
+Spacelift policies see the stack label env:prod; README, Rego policies).
 Values under secret-like attribute names (password, secret, token, private_key, access_key, …)
 are masked like the values the plan marks sensitive; --mask PATTERN (repeatable, every
 subcommand; a case-insensitive glob on attribute names, e.g. --mask '*_pin') masks more, and so
@@ -128,7 +138,17 @@ fn main() -> ExitCode {
             _ => usage(),
         },
         ["check", rest @ ..] => match Options::parse(rest, &["text", "json"]) {
-            Ok(o) if o.base.is_none() && !o.redacted && o.plan_url.is_none() => check(&o),
+            Ok(o) if o.policy.verify && o.path.is_empty() => {
+                policies::verify(&o.policy, o.format.as_deref() == Some("json"))
+            }
+            Ok(o)
+                if o.base.is_none()
+                    && !o.redacted
+                    && o.plan_url.is_none()
+                    && !o.path.is_empty() =>
+            {
+                check(&o)
+            }
             _ => usage(),
         },
         ["link", rest @ ..] => match Options::parse(rest, &[]) {
@@ -179,12 +199,15 @@ struct Options {
     redacted: bool,
     /// Where the plan file is published (read by the browser through `?url=`).
     plan_url: Option<String>,
+    /// `--policy`, `--namespace`, `--input`, `--verify` (Rego policies).
+    policy: policies::PolicyArgs,
 }
 
 impl Options {
     fn parse(args: &[&str], formats: &[&str]) -> Result<Options, ()> {
         let (mut path, mut format, mut rules, mut labels) = (None, None, None, BTreeMap::new());
         let (mut base, mut redacted, mut plan_url) = (None, false, None);
+        let mut policy = policies::PolicyArgs::default();
         let mut it = args.iter();
         while let Some(&arg) = it.next() {
             match arg {
@@ -214,7 +237,7 @@ impl Options {
                     let (k, v) = it.next().ok_or(())?.split_once('=').ok_or(())?;
                     labels.insert(k.trim().to_string(), v.trim().to_string());
                 }
-                a if a.starts_with("--") => return Err(()),
+                a if a.starts_with("--") => policy.take(a, &mut it).ok_or(())??,
                 a => {
                     if path.replace(a.to_string()).is_some() {
                         return Err(());
@@ -223,13 +246,15 @@ impl Options {
             }
         }
         Ok(Options {
-            path: path.ok_or(())?,
+            // `check --verify` reads policies only.
+            path: path.or_else(|| policy.verify.then(String::new)).ok_or(())?,
             format,
             rules,
             labels,
             base,
             redacted,
             plan_url,
+            policy,
         })
     }
 }
@@ -279,6 +304,7 @@ fn evaluated(o: &Options) -> Result<Checked, ExitCode> {
     let doc = open_or_report(&o.path, &mask_for(Some(&rules)))?;
     let analysis = Analysis::of(&doc);
     let evaluation = analysis.evaluate(&doc, &rules, &o.labels);
+    let evaluation = policies::apply(&o.policy, &doc, evaluation, &o.labels)?;
     Ok(Checked {
         doc,
         analysis,

@@ -24,8 +24,20 @@ use super::error::PolicyError;
 /// OPA builtin namespaces the engine is built without (Cargo.toml says why): a call to one is
 /// reported as undefined with this said, so the user knows OPA itself would accept it.
 const LEFT_OUT: [&str; 14] = [
-    "semver.", "time.", "base64.", "base64url.", "hex.", "urlquery.", "net.", "uuid.", "http.",
-    "yaml.", "crypto.", "io.jwt.", "rego.", "opa.",
+    "semver.",
+    "time.",
+    "base64.",
+    "base64url.",
+    "hex.",
+    "urlquery.",
+    "net.",
+    "uuid.",
+    "http.",
+    "yaml.",
+    "crypto.",
+    "io.jwt.",
+    "rego.",
+    "opa.",
 ];
 
 /// The path of a reference (`data.lib.f` → `["data", "lib", "f"]`, `x["a"]` → `["x", "a"]`);
@@ -53,9 +65,9 @@ pub(super) fn ref_path(expr: &Expr) -> Option<Vec<String>> {
 fn head_ref(rule: &Rule) -> &Ref<Expr> {
     match rule {
         Rule::Spec { head, .. } => match head {
-            RuleHead::Compr { refr, .. } | RuleHead::Set { refr, .. } | RuleHead::Func { refr, .. } => {
-                refr
-            }
+            RuleHead::Compr { refr, .. }
+            | RuleHead::Set { refr, .. }
+            | RuleHead::Func { refr, .. } => refr,
         },
         Rule::Default { refr, .. } => refr,
     }
@@ -252,7 +264,12 @@ impl Checker<'_> {
     }
 
     /// Reports the variables of a negated expression that nothing binds.
-    fn unsafe_vars(&mut self, expr: &Expr, bound: &HashSet<String>, reported: &mut HashSet<String>) {
+    fn unsafe_vars(
+        &mut self,
+        expr: &Expr,
+        bound: &HashSet<String>,
+        reported: &mut HashSet<String>,
+    ) {
         match expr {
             Expr::Var { span, .. } => {
                 let name = span.text();

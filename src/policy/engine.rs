@@ -14,9 +14,9 @@ use std::collections::BTreeSet;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use regorus::Engine;
 use regorus::unstable::{Expr, Module, Ref, Rule, RuleHead};
 use regorus::utils::limits::{ExecutionTimerConfig, TimeSource, set_time_source};
-use regorus::Engine;
 use serde::{Deserialize, Serialize};
 
 use super::error::{PolicyError, from_engine};
@@ -251,7 +251,10 @@ struct Loaded {
 }
 
 impl Loaded {
-    fn new(policies: &[PolicyFile], time_limit_ms: Option<u64>) -> Result<Loaded, Vec<PolicyError>> {
+    fn new(
+        policies: &[PolicyFile],
+        time_limit_ms: Option<u64>,
+    ) -> Result<Loaded, Vec<PolicyError>> {
         #[cfg(not(target_arch = "wasm32"))]
         use_clock(native_now);
         let mut engine = Engine::new();
@@ -379,7 +382,10 @@ fn add(engine: &mut Engine, file: &PolicyFile) -> Result<FileReport, PolicyError
             Err(e) => errors.push((syntax, from_engine(&e, "rego_parse_error"))),
         }
     }
-    let at = errors.iter().position(|(syntax, _)| *syntax == first).unwrap_or(0);
+    let at = errors
+        .iter()
+        .position(|(syntax, _)| *syntax == first)
+        .unwrap_or(0);
     Err(errors.swap_remove(at).1)
 }
 
@@ -399,8 +405,7 @@ fn declared(modules: &[Ref<Module>]) -> Vec<Declared> {
                 },
                 Rule::Default { refr, .. } => refr,
             };
-            let Some(name) = super::check::ref_path(refr).and_then(|p| p.into_iter().next())
-            else {
+            let Some(name) = super::check::ref_path(refr).and_then(|p| p.into_iter().next()) else {
                 continue;
             };
             let span = head_span(refr);

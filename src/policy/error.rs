@@ -109,9 +109,6 @@ mod tests {
             "dir/a.rego:2:11: rego_parse_error: `if` keyword is required before rule body"
         );
         assert!(e.is_compile_error());
-        assert_eq!(
-            PolicyError::general("x").to_string(),
-            "planlens_error: x"
-        );
+        assert_eq!(PolicyError::general("x").to_string(), "planlens_error: x");
     }
 }

@@ -135,7 +135,10 @@ pub fn severity_of(rule: &str) -> RuleSeverity {
 pub fn messages<'v>(
     rule: &str,
     value: &'v serde_json::Value,
-) -> Vec<(String, Option<&'v serde_json::Map<String, serde_json::Value>>)> {
+) -> Vec<(
+    String,
+    Option<&'v serde_json::Map<String, serde_json::Value>>,
+)> {
     use serde_json::Value;
     let one = |v: &'v Value| match v {
         Value::String(s) => (s.clone(), None),
@@ -220,7 +223,11 @@ pub fn findings(outcome: &Outcome, doc: &Document) -> Vec<Finding> {
 
 /// `evaluation` with policy findings added: the same order as the rules' (plan-level findings
 /// first, then by severity, stable), the verdict decided again, the policy rules counted.
-pub fn combine(mut evaluation: Evaluation, findings: Vec<Finding>, rules_read: usize) -> Evaluation {
+pub fn combine(
+    mut evaluation: Evaluation,
+    findings: Vec<Finding>,
+    rules_read: usize,
+) -> Evaluation {
     evaluation.findings.extend(findings);
     evaluation
         .findings

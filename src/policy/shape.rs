@@ -157,8 +157,9 @@ pub fn input_text<'p>(shape: Shape, plan: &'p str, context: &Context<'_>) -> Cow
             let env = environment.map_or(String::new(), |e| {
                 format!(",\"environment_type\":{}", json(e))
             });
-            let env_object =
-                environment.map_or(String::new(), |e| format!(",\"environment\":{{\"name\":{}}}", json(e)));
+            let env_object = environment.map_or(String::new(), |e| {
+                format!(",\"environment\":{{\"name\":{}}}", json(e))
+            });
             let tail = format!(
                 ",\"tfrun\":{{\"workspace\":{{\"name\":{}{env}}}{env_object},\
                  \"is_dry\":true,\"source\":\"planlens\"}}}}",

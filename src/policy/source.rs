@@ -150,7 +150,9 @@ fn is_v0_rule_head(line: &str) -> bool {
     let assigns_literal = rest
         .strip_prefix(":=")
         .or_else(|| rest.strip_prefix('='))
-        .is_some_and(|value| value.trim().is_empty() || value.trim_end().ends_with(['[', ',', '(']));
+        .is_some_and(|value| {
+            value.trim().is_empty() || value.trim_end().ends_with(['[', ',', '('])
+        });
     !assigns_literal
         && (rest.is_empty()
             || rest.starts_with('[')
@@ -224,13 +226,17 @@ mod tests {
             Syntax::V1
         );
         assert!(uses_v1_keywords("deny contains msg {\n}"));
-        assert!(!uses_v1_keywords("deny[msg] { contains(x, \"if contains\") }"));
+        assert!(!uses_v1_keywords(
+            "deny[msg] { contains(x, \"if contains\") }"
+        ));
         assert_eq!(
             package_of("# a comment\npackage  terraform.analysis # why\n").as_deref(),
             Some("terraform.analysis")
         );
         assert_eq!(package_of("packages main"), None);
-        assert!(reads_scalr_input("deny[r] { input.tfrun.workspace.name == \"x\" }"));
+        assert!(reads_scalr_input(
+            "deny[r] { input.tfrun.workspace.name == \"x\" }"
+        ));
         assert!(!reads_scalr_input("# input.tfplan\n"));
     }
 }

@@ -134,7 +134,12 @@ fn sprintf(args: Vec<Value>) -> anyhow::Result<Value> {
     };
     let params = [param(), param()];
     let engine = |format: String, values: Vec<Value>| {
-        builtin(&span, &params, &[Value::from(format), Value::from(values)], false)
+        builtin(
+            &span,
+            &params,
+            &[Value::from(format), Value::from(values)],
+            false,
+        )
     };
     let (Some(Value::String(format)), Some(Value::Array(values))) = (args.first(), args.get(1))
     else {
@@ -161,7 +166,10 @@ fn sprintf(args: Vec<Value>) -> anyhow::Result<Value> {
                     (true, Some(w)) => format!("0{w}"),
                     _ => String::new(),
                 };
-                let precision = v.precision.as_ref().map_or(String::new(), |p| format!(".{p}"));
+                let precision = v
+                    .precision
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(".{p}"));
                 let one = engine(format!("%{zero_width}{precision}{}", v.verb), vec![value])?;
                 let mut s = match one {
                     Value::String(s) => s.to_string(),

@@ -1,0 +1,563 @@
+//! Rego policies: conftest, Spacelift, Scalr and OPA files on our fixtures, both syntaxes, errors
+//! as OPA reports them, the time limit, findings linked to resources, and the CLI.
+//! (Sameness with OPA itself is scripts/opa_diff.py, run by scripts/test.sh.)
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use planlens::model::findings::RuleSeverity;
+use planlens::policy::{self, Context, Options, PolicyFile, Shape, Syntax, engine};
+
+const POLICIES: &str = "tests/fixtures/policies";
+
+fn policy_files(dir: &str) -> Vec<PolicyFile> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(POLICIES)
+        .join(dir);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("a policy fixture directory")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rego"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = p
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .expect("under the crate")
+                .to_string_lossy()
+                .into_owned();
+            PolicyFile::new(name, std::fs::read_to_string(&p).expect("readable"))
+        })
+        .collect()
+}
+
+fn one_file(path: &str) -> Vec<PolicyFile> {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(POLICIES)
+        .join(path);
+    vec![PolicyFile::new(
+        format!("{POLICIES}/{path}"),
+        std::fs::read_to_string(full).expect("readable"),
+    )]
+}
+
+fn labels(environment: &str) -> BTreeMap<String, String> {
+    BTreeMap::from([("environment".to_string(), environment.to_string())])
+}
+
+fn guardrails() -> planlens::Document {
+    common::load_own("rules/guardrails.json")
+}
+
+/// (rule, severity, message, address) of each finding.
+fn findings_of(
+    files: &[PolicyFile],
+    doc: &planlens::Document,
+    environment: &str,
+) -> Vec<(String, RuleSeverity, String, Option<String>)> {
+    let (_, found) = policy::evaluate(files, doc, &labels(environment), &Options::default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    found
+        .into_iter()
+        .map(|f| {
+            let address = f
+                .resource
+                .map(|i| doc.change(&doc.rows[i]).address.to_string());
+            (f.rule_id, f.severity, f.message, address)
+        })
+        .collect()
+}
+
+#[test]
+fn each_file_gets_its_shape_from_its_package_unless_the_user_chooses() {
+    let mut files = policy_files("conftest_v1");
+    files.extend(policy_files("spacelift_v1"));
+    files.extend(policy_files("scalr"));
+    files.extend(policy_files("opa"));
+    let names: Vec<&str> = files
+        .iter()
+        .map(|f| f.name.rsplit('/').next().unwrap())
+        .collect();
+    let doc = guardrails();
+    let labels = labels("staging");
+    let context = Context {
+        labels: &labels,
+        name: "guardrails.json",
+    };
+    let prepared = policy::prepare(&files, doc.text(), &context, &Options::default());
+    let shapes: Vec<(&str, Option<Shape>)> =
+        names.iter().copied().zip(prepared.shapes.clone()).collect();
+    assert_eq!(
+        shapes,
+        [
+            ("guardrails.rego", Some(Shape::Conftest)),
+            ("guardrails_test.rego", None),
+            ("lib.rego", Some(Shape::Opa)),
+            ("plan.rego", Some(Shape::Spacelift)),
+            ("instance_types.rego", Some(Shape::Scalr)),
+            ("terraform.rego", Some(Shape::Opa)),
+        ]
+    );
+    // One input per shape, each the plan under its shape's key; conftest and OPA's are the
+    // plan's own text, not a copy.
+    for (group, input) in prepared.request.groups.iter().zip(&prepared.inputs) {
+        let value: serde_json::Value = serde_json::from_str(input).expect("JSON");
+        let plan = match group.shape {
+            Shape::Spacelift => &value["terraform"],
+            Shape::Scalr => &value["tfplan"],
+            _ => {
+                assert!(matches!(input, std::borrow::Cow::Borrowed(_)));
+                &value
+            }
+        };
+        assert_eq!(
+            plan["resource_changes"][0]["address"],
+            "aws_db_instance.main"
+        );
+        if group.shape == Shape::Spacelift {
+            assert_eq!(
+                value["spacelift"]["stack"]["labels"],
+                serde_json::json!(["env:staging"])
+            );
+        }
+        if group.shape == Shape::Scalr {
+            assert_eq!(value["tfrun"]["workspace"]["environment_type"], "staging");
+        }
+    }
+    // --input conftest: every file is conftest's, and only the namespaces are read.
+    let forced = Options {
+        shape: Some(Shape::Conftest),
+        namespaces: vec!["main".into(), "spacelift".into()],
+        ..Options::default()
+    };
+    let prepared = policy::prepare(&files, doc.text(), &context, &forced);
+    assert_eq!(prepared.request.groups.len(), 1);
+    assert_eq!(prepared.request.groups[0].packages, ["main", "spacelift"]);
+}
+
+#[test]
+fn v0_and_v1_files_are_detected_per_file_and_agree() {
+    let doc = guardrails();
+    let mut both = policy_files("conftest_v0");
+    both.extend(policy_files("spacelift_v1"));
+    let (outcome, _) =
+        policy::evaluate(&both, &doc, &labels("staging"), &Options::default()).unwrap();
+    let syntaxes: Vec<Syntax> = outcome.files.iter().map(|f| f.syntax).collect();
+    assert_eq!(syntaxes, [Syntax::V0, Syntax::V1]);
+    // The same guardrails in both syntaxes give the same destroy findings.
+    let destroys = |dir: &str| -> Vec<String> {
+        findings_of(&policy_files(dir), &doc, "staging")
+            .into_iter()
+            .filter(|f| f.2.starts_with("Destroy needs approval"))
+            .map(|f| f.2)
+            .collect()
+    };
+    assert_eq!(destroys("conftest_v0"), destroys("conftest_v1"));
+    assert_eq!(destroys("spacelift_v0"), destroys("spacelift_v1"));
+    assert_eq!(destroys("conftest_v1").len(), 2);
+}
+
+#[test]
+fn the_five_guardrails_in_rego_find_what_the_toml_pack_finds() {
+    let doc = guardrails();
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let toml = analysis.evaluate(
+        &doc,
+        &planlens::rules::RuleSet::builtin(),
+        &labels("staging"),
+    );
+    let toml_addresses: Vec<(RuleSeverity, String)> = toml
+        .findings
+        .iter()
+        .filter(|f| !f.rule_id.ends_with("drift"))
+        .filter_map(|f| {
+            let i = f.resource?;
+            Some((f.severity, doc.change(&doc.rows[i]).address.to_string()))
+        })
+        .collect();
+    for dir in ["conftest_v1", "spacelift_v1"] {
+        let mut rego: Vec<(RuleSeverity, String)> =
+            findings_of(&policy_files(dir), &doc, "staging")
+                .into_iter()
+                .filter_map(|(_, severity, _, address)| Some((severity, address?)))
+                .collect();
+        let mut expected = toml_addresses.clone();
+        rego.sort();
+        expected.sort();
+        assert_eq!(rego, expected, "{dir}");
+    }
+    // In prod the large instance is allowed, by the variable (conftest) and by the stack label
+    // env:prod (Spacelift).
+    for dir in ["conftest_v1", "spacelift_v1"] {
+        let mut doc_prod = findings_of(&policy_files(dir), &doc, "prod");
+        if dir == "conftest_v1" {
+            // conftest reads the plan's variable, which says staging.
+            assert!(
+                doc_prod
+                    .iter()
+                    .any(|f| f.2.contains("not allowed outside prod"))
+            );
+        } else {
+            doc_prod.retain(|f| f.2.contains("not allowed outside prod"));
+            assert!(doc_prod.is_empty(), "{doc_prod:?}");
+        }
+    }
+}
+
+#[test]
+fn findings_link_to_the_resource_their_message_or_object_names() {
+    let doc = guardrails();
+    let found = findings_of(&policy_files("conftest_v0"), &doc, "staging");
+    let by_message = |m: &str| {
+        found
+            .iter()
+            .find(|f| f.2.starts_with(m))
+            .unwrap_or_else(|| panic!("{m} in {found:?}"))
+            .clone()
+    };
+    // An object's `resource`, a message's address with quotes and brackets, none for the plan.
+    assert_eq!(
+        by_message("Destroy needs approval: aws_db_instance.main"),
+        (
+            "data.main.deny".to_string(),
+            RuleSeverity::Deny,
+            "Destroy needs approval: aws_db_instance.main".to_string(),
+            Some("aws_db_instance.main".to_string())
+        )
+    );
+    assert_eq!(
+        by_message("Security group changed").3.as_deref(),
+        Some("module.sg[\"a\"].aws_security_group.this")
+    );
+    assert_eq!(
+        by_message("Security group changed").0,
+        "data.main.warn_security_group"
+    );
+    assert_eq!(by_message("Security group changed").1, RuleSeverity::Warn);
+    assert_eq!(by_message("6 resources change").3, None);
+    assert_eq!(by_message("Node pool").0, "data.main.violation");
+    assert_eq!(by_message("Node pool").1, RuleSeverity::Deny);
+}
+
+#[test]
+fn a_policy_opa_refuses_is_reported_before_any_rule_runs_with_file_line_and_column() {
+    // A plan without deletes on a prod stack: the unsafe rule would never reach its `not`, and
+    // the others never reach their mistakes either — the errors come from checking every rule.
+    let doc = common::load_own("outputs_only.json");
+    let cases = [
+        (
+            "refused/unsafe_not.rego",
+            "tests/fixtures/policies/refused/unsafe_not.rego:11:47: rego_unsafe_var_error: var _ is unsafe",
+        ),
+        (
+            "refused/unknown_function.rego",
+            "tests/fixtures/policies/refused/unknown_function.rego:9:13: rego_type_error: undefined function is_large",
+        ),
+        (
+            "refused/type_error.rego",
+            "tests/fixtures/policies/refused/type_error.rego:10:35: rego_type_error: plus: invalid argument(s)",
+        ),
+        (
+            "refused/arity.rego",
+            "tests/fixtures/policies/refused/arity.rego:8:15: rego_type_error: startswith: arity mismatch",
+        ),
+    ];
+    for (file, expected) in cases {
+        let errors = policy::evaluate(&one_file(file), &doc, &labels("prod"), &Options::default())
+            .expect_err(file);
+        let printed: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(printed, [expected], "{file}");
+        assert!(errors[0].is_compile_error());
+    }
+    // Neither syntax: the v1 parser's error (the file uses `contains`).
+    let errors = policy::evaluate(
+        &one_file("refused/parse_v0_v1_mix.rego"),
+        &doc,
+        &labels("prod"),
+        &Options::default(),
+    )
+    .expect_err("refused");
+    assert_eq!(errors[0].code, "rego_parse_error");
+    assert_eq!((errors[0].line, errors[0].column), (5, 19));
+    // An OPA builtin the engine is built without says so.
+    let semver = PolicyFile::new(
+        "semver.rego",
+        "package main\nimport rego.v1\ndeny contains \"old\" if semver.compare(\"1.0.0\", \"2.0.0\") < 0\n",
+    );
+    let errors =
+        policy::evaluate(&[semver], &doc, &labels("prod"), &Options::default()).unwrap_err();
+    assert!(
+        errors[0]
+            .message
+            .contains("undefined function semver.compare (an OPA builtin"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_runaway_policy_is_stopped_after_the_time_limit() {
+    let doc = guardrails();
+    let started = std::time::Instant::now();
+    let errors = policy::evaluate(
+        &policy_files("runaway"),
+        &doc,
+        &labels("staging"),
+        &Options {
+            time_limit_ms: Some(300),
+            ..Options::default()
+        },
+    )
+    .expect_err("stopped");
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code, "eval_cancel_error");
+    assert_eq!(
+        errors[0].message,
+        "data.main.deny was stopped: the policies ran longer than the time limit of 300 ms"
+    );
+    assert!(errors[0].file.ends_with("runaway/loop.rego"));
+    assert!(!errors[0].is_compile_error());
+}
+
+#[test]
+fn sprintf_pads_and_signs_as_go_does() {
+    let doc = guardrails();
+    let file = PolicyFile::new(
+        "fmt.rego",
+        "package main\nimport rego.v1\nwarn contains sprintf(\"[%-10s|%+d|%05d|%5.1f|%-6d|%x|% d|%s]\", \
+         [\"ab\", 5, 42, 3.14159, 7, 255, 3, \"z\"])\n",
+    );
+    let found = findings_of(&[file], &doc, "staging");
+    // What OPA 1.20 gives for the same call.
+    assert_eq!(found[0].2, "[ab        |+5|00042|  3.1|7     |ff| 3|z]");
+}
+
+#[test]
+fn the_engine_seam_takes_and_gives_json() {
+    let doc = guardrails();
+    let files = policy_files("spacelift_v1");
+    let labels = labels("staging");
+    let context = Context {
+        labels: &labels,
+        name: &doc.name,
+    };
+    let prepared = policy::prepare(&files, doc.text(), &context, &Options::default());
+    let request = serde_json::to_string(&prepared.request).unwrap();
+    let answer = engine::run_json(&request, &prepared.input_refs());
+    let outcome = policy::read_answer(&answer).expect("an outcome");
+    assert_eq!(
+        outcome,
+        engine::run(&prepared.request, &prepared.input_refs()).unwrap()
+    );
+    assert_eq!(outcome.rules_read, 2);
+    assert_eq!(policy::findings(&outcome, &doc).len(), 5);
+    let errors = policy::read_answer(&engine::run_json(&request, &[])).unwrap_err();
+    assert_eq!(errors[0].message, "0 input texts for 1 groups");
+}
+
+#[test]
+fn verify_runs_test_rules_like_conftest_verify() {
+    let outcome = engine::verify(&policy_files("conftest_v1"), None).unwrap();
+    let results: Vec<(&str, bool)> = outcome
+        .tests
+        .iter()
+        .map(|t| (t.rule.as_str(), t.passed))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("data.main.test_delete_needs_approval", true),
+            ("data.main.test_prod_may_use_large_instances", true),
+            // Fails on purpose: a security group change only warns.
+            ("data.main.test_security_group_denies", false),
+        ]
+    );
+}
+
+fn planlens(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run planlens");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn check_with_policies_gives_findings_and_exit_codes() {
+    let plan = "tests/fixtures/rules/guardrails.json";
+    let dir = std::env::temp_dir().join(format!("planlens-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let no_rules = dir.join("none.toml");
+    std::fs::write(&no_rules, "include_builtin = false\n").unwrap();
+    let no_rules = no_rules.to_str().unwrap();
+
+    // No rules, no policies: pass; a warn-only policy: warn (1); conftest guardrails: 2.
+    let (code, _, err) = planlens(&["check", plan, "--rules", no_rules]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = planlens(&[
+        "check",
+        plan,
+        "--rules",
+        no_rules,
+        "--policy",
+        "tests/fixtures/policies/opa",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("warn  data.terraform.analysis.warn: aws_iam_role.ci deletes ci"),
+        "{out}"
+    );
+    assert!(
+        err.contains("opa/terraform.rego: OPA input, Rego v1, package terraform.analysis"),
+        "{err}"
+    );
+    let (code, out, err) = planlens(&[
+        "check",
+        plan,
+        "--rules",
+        no_rules,
+        "--policy",
+        "tests/fixtures/policies/conftest_v1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["verdict"], "needs-approval");
+    assert!(
+        json["findings"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({
+                "rule": "data.main.deny",
+                "severity": "deny",
+                "message": "Destroy needs approval: aws_iam_role.ci",
+                "address": "aws_iam_role.ci",
+            })),
+        "{out}"
+    );
+    // Beside the built-in TOML pack: both rule sets' findings.
+    let (code, out, _) = planlens(&[
+        "check",
+        plan,
+        "--policy",
+        "tests/fixtures/policies/spacelift_v0/plan.rego",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 2);
+    let rules: Vec<String> = serde_json::from_str::<serde_json::Value>(&out).unwrap()["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap().to_string())
+        .collect();
+    assert!(rules.contains(&"destroy-needs-approval".to_string()));
+    assert!(rules.contains(&"data.spacelift.deny".to_string()));
+    // The environment label reaches Spacelift policies as the stack label env:prod.
+    let (_, out, _) = planlens(&[
+        "check",
+        plan,
+        "--rules",
+        no_rules,
+        "--policy",
+        "tests/fixtures/policies/spacelift_v0",
+        "--label",
+        "environment=prod",
+    ]);
+    assert!(
+        !out.contains("Large instances need the env:prod label"),
+        "{out}"
+    );
+    // --input chooses the shape: conftest's input has no `terraform` or `spacelift` key, so the
+    // Spacelift policy finds nothing.
+    let (code, _, err) = planlens(&[
+        "check",
+        plan,
+        "--rules",
+        no_rules,
+        "--policy",
+        "tests/fixtures/policies/spacelift_v0/plan.rego",
+        "--input",
+        "conftest",
+        "--namespace",
+        "spacelift",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("conftest input, Rego v0, package spacelift"),
+        "{err}"
+    );
+    // A refused policy: exit 3, OPA's error with the column, no verdict.
+    let (code, out, err) = planlens(&[
+        "check",
+        plan,
+        "--policy",
+        "tests/fixtures/policies/refused/unsafe_not.rego",
+    ]);
+    assert_eq!(code, 3);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(
+            "tests/fixtures/policies/refused/unsafe_not.rego:11:47: rego_unsafe_var_error: var _ is unsafe"
+        ),
+        "{err}"
+    );
+    // Wrong usage.
+    for bad in [
+        &["check", plan, "--input", "sentinel", "--policy", "x.rego"][..],
+        &["check", plan, "--policy"],
+    ] {
+        assert_eq!(planlens(bad).0, 64, "{bad:?}");
+    }
+    let (code, _, err) = planlens(&["check", plan, "--policy", "tests/fixtures/nothing-here"]);
+    assert_eq!(code, 3, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_verify_runs_the_policies_tests() {
+    let (code, out, err) = planlens(&[
+        "check",
+        "--verify",
+        "--policy",
+        "tests/fixtures/policies/spacelift_v0",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out,
+        "PASS tests/fixtures/policies/spacelift_v0/plan_test.rego: data.spacelift.test_delete_is_denied\n\
+         PASS tests/fixtures/policies/spacelift_v0/plan_test.rego: data.spacelift.test_prod_label_allows_large_instances\n\
+         2 tests, 2 passed, 0 failed\n"
+    );
+    let (code, out, _) = planlens(&[
+        "check",
+        "--verify",
+        "--policy",
+        "tests/fixtures/policies/conftest_v1",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAIL tests/fixtures/policies/conftest_v1/guardrails_test.rego: data.main.test_security_group_denies"),
+        "{out}"
+    );
+    assert!(out.ends_with("3 tests, 2 passed, 1 failed\n"), "{out}");
+    // No tests at all is not a pass.
+    let (code, _, err) = planlens(&[
+        "check",
+        "--verify",
+        "--policy",
+        "tests/fixtures/policies/opa",
+    ]);
+    assert_eq!(code, 3, "{err}");
+}
