@@ -377,18 +377,30 @@ impl Fleet {
         }
     }
 
+    /// A row's link as a file to open (name, JSON text of the Kubernetes objects it was read
+    /// from, [`Stored::source_json`]): the page sends it to a plan worker like any file, so the
+    /// plan or state opens with every view and the same notes.
+    pub fn link_file(&self, link: Link) -> Option<(String, String)> {
+        let stored = self.stored(link)?;
+        Some((link_name(stored), stored.source_json()))
+    }
+
     /// Opens a row's link as a document, with the secret-name mask, for every view.
     pub fn open(&self, link: Link, mask: &Mask) -> Result<Document, LoadError> {
         let stored = self.stored(link).ok_or_else(|| LoadError::Controller {
             message: "That plan or state is not among the opened files.".to_string(),
         })?;
-        let name = match stored {
-            Stored::Plan(p) => p.name.clone(),
-            Stored::TextPlan(t) => t.name.clone(),
-            Stored::State(s) => s.name.clone(),
-            Stored::DriftMessage(t) => format!("{} (drift)", t.metadata.id()),
-        };
-        load::load_stored_with(stored, &name, mask)
+        load::load_stored_with(stored, &link_name(stored), mask)
+    }
+}
+
+/// The name a link's document is shown as.
+fn link_name(stored: Stored) -> String {
+    match stored {
+        Stored::Plan(p) => p.name.clone(),
+        Stored::TextPlan(t) => t.name.clone(),
+        Stored::State(s) => s.name.clone(),
+        Stored::DriftMessage(t) => format!("{} (drift)", t.metadata.id()),
     }
 }
 

@@ -241,6 +241,24 @@ fn a_row_links_to_the_plan_and_state_given_with_it_and_opens_them() {
 }
 
 #[test]
+fn a_link_as_a_file_opens_the_same_document() {
+    let f = fleet(&["terraforms.json", "team-a.json", "configmap-text-plan.json"]);
+    let mut seen = 0;
+    for row in &f.rows {
+        for (link, _) in &row.links {
+            let direct = f.open(*link, &Mask::default()).unwrap();
+            let (name, text) = f.link_file(*link).unwrap();
+            let doc = planlens::load_plan(text.into_bytes(), &name).unwrap();
+            assert_eq!(doc.source.kind(), direct.source.kind(), "{link:?}");
+            assert_eq!(doc.rows, direct.rows, "{link:?}");
+            assert_eq!(doc.notes[0], direct.notes[0], "{link:?}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 4);
+}
+
+#[test]
 fn chunks_given_in_different_files_are_joined() {
     let chunked: serde_json::Value =
         serde_json::from_slice(&common::own_fixture("kube/plan-secret-chunked.json")).unwrap();

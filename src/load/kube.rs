@@ -493,6 +493,8 @@ pub struct StoredPlan {
     pub format: PlanFormat,
     /// The joined gzip bytes, or why they cannot be had (bad base64, a missing chunk).
     pub bytes: Result<Vec<u8>, LoadError>,
+    /// The Secrets as read ([`Stored::source_json`]).
+    pub sources: Vec<DataObject>,
 }
 
 /// What a plan Secret holds.
@@ -521,6 +523,8 @@ pub struct TextPlanMap {
     pub chunks: usize,
     /// The `terraform show` text, or why it cannot be had.
     pub text: Result<String, LoadError>,
+    /// The ConfigMaps as read ([`Stored::source_json`]).
+    pub sources: Vec<DataObject>,
 }
 
 /// A state Secret of Terraform's `kubernetes` backend.
@@ -536,6 +540,8 @@ pub struct StateSecret {
     pub suffix: Option<String>,
     /// The gzip bytes of the state, or why they cannot be had.
     pub bytes: Result<Vec<u8>, LoadError>,
+    /// The Secret as read ([`Stored::source_json`]).
+    pub source: DataObject,
 }
 
 /// The objects of one or several files, sorted: workspaces, and what the controller and
@@ -633,6 +639,7 @@ impl Objects {
                 PlanFormat::Binary
             };
             let label = format!("Secret {namespace}/{name}");
+            let sources = chunks.iter().map(|c| c.source.clone()).collect();
             let bytes = join(&label, chunks, "tfplan").and_then(|parts| {
                 parts
                     .into_iter()
@@ -647,6 +654,7 @@ impl Objects {
                 chunks: count,
                 format,
                 bytes,
+                sources,
                 namespace,
                 name,
             });
@@ -655,6 +663,7 @@ impl Objects {
             let first = chunks[0].meta.clone();
             let count = chunks.len();
             let label = format!("ConfigMap {namespace}/{name}");
+            let sources = chunks.iter().map(|c| c.source.clone()).collect();
             let text = join(&label, chunks, "tfplan")
                 .map(|parts| parts.into_iter().map(|(_, text)| text).collect::<String>());
             out.text_plans.push(TextPlanMap {
@@ -663,6 +672,7 @@ impl Objects {
                 plan_id: first.annotations.get(SAVED_PLAN_ANNOTATION).cloned(),
                 chunks: count,
                 text,
+                sources,
                 namespace,
                 name,
             });
@@ -807,6 +817,37 @@ impl Stored<'_> {
                 format!("Terraform {} (its Ready message)", t.metadata.id())
             }
         }
+    }
+
+    /// The Kubernetes objects it was read from, as the JSON of a `List` (a plan's chunks, a
+    /// ConfigMap, a state Secret, a `Terraform` object): opened as a file, it gives the same
+    /// document. The page opens a fleet row's plan this way, in a worker of its own.
+    pub fn source_json(&self) -> String {
+        let data_object = |kind: &str, o: &DataObject| {
+            serde_json::json!({
+                "apiVersion": "v1",
+                "kind": kind,
+                "metadata": o.metadata,
+                "data": o.data,
+            })
+        };
+        let items: Vec<serde_json::Value> = match self {
+            Stored::Plan(p) => p.sources.iter().map(|o| data_object("Secret", o)).collect(),
+            Stored::TextPlan(t) => t
+                .sources
+                .iter()
+                .map(|o| data_object("ConfigMap", o))
+                .collect(),
+            Stored::State(s) => vec![data_object("Secret", &s.source)],
+            Stored::DriftMessage(t) => vec![serde_json::json!({
+                "apiVersion": t.api_version,
+                "kind": "Terraform",
+                "metadata": t.metadata,
+                "spec": t.spec,
+                "status": t.status,
+            })],
+        };
+        serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string()
     }
 
     /// A note for the opened document: where its text came from.
@@ -963,14 +1004,17 @@ fn state_secret(s: DataObject) -> StateSecret {
     StateSecret {
         workspace: s.metadata.labels.get("tfstateWorkspace").cloned(),
         suffix: s.metadata.labels.get("tfstateSecretSuffix").cloned(),
-        namespace: s.metadata.namespace,
-        name: s.metadata.name,
+        namespace: s.metadata.namespace.clone(),
+        name: s.metadata.name.clone(),
         bytes,
+        source: s,
     }
 }
 
 /// One Secret or ConfigMap of a stored plan, with its place among the chunks.
 struct Chunk {
+    /// The object as read.
+    source: DataObject,
     meta: Metadata,
     /// The name without `-N` when it is a chunk.
     base: String,
@@ -981,6 +1025,7 @@ struct Chunk {
 
 impl Chunk {
     fn of(o: DataObject) -> Chunk {
+        let source = o.clone();
         let DataObject { metadata, mut data } = o;
         let index = metadata
             .annotations
@@ -996,6 +1041,7 @@ impl Chunk {
             _ => metadata.name.clone(),
         };
         Chunk {
+            source,
             data: data.remove("tfplan").unwrap_or_default(),
             meta: metadata,
             base,
