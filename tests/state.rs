@@ -439,6 +439,11 @@ fn the_cli_prints_the_state_and_check_never_passes_it() {
         out.contains("\"aws_vpc.main\" -> \"aws_subnet.private[0]\""),
         "{out}"
     );
+    // Drift: a state cannot say, and never says "No drift".
+    let (code, out, err) = planlens(&["drift", path]);
+    assert_eq!(code, 3);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("A state cannot show drift"), "{err}");
     for command in ["summary", "check", "graph", "drift"] {
         let (_, out, err) = planlens(&[command, path]);
         no_secret(command, &(out + &err));

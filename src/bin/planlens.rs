@@ -717,6 +717,14 @@ fn drift(path: &str, json: bool) -> ExitCode {
         Ok(doc) => doc,
         Err(code) => return code,
     };
+    // A state cannot say what drifted: never "No drift" for it (exit 3, as for check).
+    if doc.source.is_state() {
+        eprintln!(
+            "planlens: {path}: {}",
+            planlens::model::planning::STATE_NO_DRIFT
+        );
+        return ExitCode::from(3);
+    }
     let drift = Analysis::of(&doc).drift;
     let facts = match &doc.source {
         Source::Driftctl(facts) => Some(facts),

@@ -10,6 +10,10 @@ pub const STATE_SENTENCE: &str = "This is a Terraform state, not a plan: what Te
      after its last apply. Nothing in it is a change, so there is no verdict and no rules ran; \
      open `terraform show -json` of a saved plan to review changes.";
 
+/// Why a state shows no drift, in place of "No drift" (the page's Drift tab, `planlens drift`).
+pub const STATE_NO_DRIFT: &str = "A state cannot show drift: it holds what Terraform recorded, \
+     not what exists now. Run terraform plan -refresh-only and open its JSON to see drift.";
+
 /// Whether Terraform finished planning: the one decision every verdict, headline and banner
 /// reads ([`Planning::of`]).
 ///

@@ -52,7 +52,7 @@ pub fn DriftPanel() -> impl IntoView {
                         <p class="panel-empty" data-testid="no-drift">
                             {if loaded.doc.source.is_state() {
                                 // A state is what Terraform recorded; it cannot say what changed since.
-                                "A state cannot show drift: it holds what Terraform recorded, not what exists now. Run terraform plan -refresh-only and open its JSON to see drift."
+                                crate::model::planning::STATE_NO_DRIFT
                             } else {
                                 "No drift: nothing changed outside of Terraform."
                             }}
