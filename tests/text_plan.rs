@@ -158,3 +158,484 @@ fn every_pair_gives_the_same_summary_and_actions_as_its_json() {
         assert_eq!(outs(&text), outs(&json), "{name}: outputs differ");
     }
 }
+
+fn facts(doc: &Document) -> &planlens::model::source::TextPlanFacts {
+    match &doc.source {
+        Source::TextPlan(f) => f,
+        other => panic!("read as {}", other.kind()),
+    }
+}
+
+fn change<'d>(doc: &'d Document, address: &str) -> &'d planlens::model::ResourceChange<'d> {
+    doc.plan()
+        .resource_changes
+        .iter()
+        .find(|c| c.address == address)
+        .unwrap_or_else(|| panic!("no change for {address}"))
+}
+
+fn json(raw: Option<&serde_json::value::RawValue>) -> serde_json::Value {
+    raw.map_or(serde_json::Value::Null, |r| {
+        serde_json::from_str(r.get()).unwrap()
+    })
+}
+
+#[test]
+fn opentofu_wording_every_header_and_the_drift_section_are_read() {
+    let doc = own("opentofu_drift.txt");
+    let f = facts(&doc);
+    assert_eq!(f.tool.as_deref(), Some("OpenTofu"));
+    assert_eq!((f.skipped_lines, f.cut), (0, false));
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    use planlens::model::ReplaceOrder::*;
+    let want = [
+        ("aws_instance.web[0]", Action::Create, None),
+        ("aws_db_instance.main", Action::Update, None),
+        ("aws_iam_policy.deploy", Action::Update, None),
+        (
+            "aws_launch_template.app",
+            Action::Replace(CreateThenDelete),
+            Some("replace_because_cannot_update"),
+        ),
+        (
+            "aws_instance.bastion",
+            Action::Replace(DeleteThenCreate),
+            Some("replace_because_tainted"),
+        ),
+        ("aws_instance.old", Action::Delete, None),
+        (
+            "module.net.aws_subnet.private[\"b\"]",
+            Action::Delete,
+            Some("delete_because_each_key"),
+        ),
+        ("aws_route53_record.www", Action::NoOp, None),
+        ("aws_iam_role.legacy", Action::Forget, None),
+        (
+            "data.aws_iam_policy_document.assume",
+            Action::Read,
+            Some("read_because_dependency_pending"),
+        ),
+    ];
+    assert_eq!(doc.plan().resource_changes.len(), want.len());
+    for (address, action, reason) in want {
+        let c = change(&doc, address);
+        assert_eq!(c.change.actions, action, "{address}");
+        assert_eq!(c.action_reason.as_deref(), reason, "{address}");
+    }
+    assert_eq!(
+        change(&doc, "aws_instance.old").deposed.as_deref(),
+        Some("2f8a1c3b")
+    );
+    assert!(
+        change(&doc, "aws_route53_record.www")
+            .change
+            .importing
+            .is_some()
+    );
+    assert_eq!(
+        change(&doc, "module.net.aws_subnet.private[\"b\"]")
+            .module_address
+            .as_deref(),
+        Some("module.net")
+    );
+    // The summary agrees with the text's own line (forget aside, which it counts apart).
+    let s = Summary::of(&doc);
+    assert_eq!(
+        (s.import, s.add, s.change, s.destroy, s.forget),
+        (1, 3, 2, 4, 1)
+    );
+    // "Objects have changed outside of OpenTofu": has changed / has been deleted.
+    let drift: Vec<(String, Action)> = doc
+        .plan()
+        .resource_drift
+        .iter()
+        .map(|d| (d.address.to_string(), d.change.actions))
+        .collect();
+    assert_eq!(
+        drift,
+        [
+            ("aws_security_group.web".to_string(), Action::Update),
+            ("aws_s3_bucket.logs".to_string(), Action::Delete)
+        ]
+    );
+    let outputs: Vec<(String, Action)> = doc
+        .plan()
+        .output_changes
+        .iter()
+        .map(|(k, c)| (k.to_string(), c.actions))
+        .collect();
+    assert_eq!(
+        outputs,
+        [
+            ("db_endpoint".to_string(), Action::Update),
+            ("db_password".to_string(), Action::Create),
+            ("legacy_arn".to_string(), Action::Delete),
+        ]
+    );
+}
+
+#[test]
+fn values_are_only_what_the_text_shows() {
+    let doc = own("opentofu_drift.txt");
+    // A create: its values, unknowns as after_unknown, a heredoc whose lines start with "- ".
+    let web = change(&doc, "aws_instance.web[0]");
+    let after = json(web.change.after);
+    assert_eq!(after["instance_type"], "m5.24xlarge");
+    assert_eq!(after["tags"]["Name"], "web-0");
+    assert_eq!(
+        after["user_data"],
+        "#!/bin/bash\n- echo \"a list item in a script\"\necho \"done\""
+    );
+    assert_eq!(after["root_block_device"][0]["volume_size"], 50);
+    assert!(
+        after.get("arn").is_none(),
+        "an unknown value is not in after"
+    );
+    assert_eq!(json(web.change.after_unknown)["arn"], true);
+    assert_eq!(json(web.change.before), serde_json::Value::Null);
+    // An update: changed and shown attributes only; the hidden 40 are not invented.
+    let db = change(&doc, "aws_db_instance.main");
+    let (before, after) = (json(db.change.before), json(db.change.after));
+    assert_eq!(before["instance_class"], "db.t3.medium");
+    assert_eq!(after["instance_class"], "db.r5.large");
+    assert_eq!(before.as_object().unwrap().len(), 4, "{before}");
+    // (sensitive value): a mark, never a value.
+    assert_eq!(after["password"], serde_json::Value::Null);
+    assert_eq!(json(db.change.after_sensitive)["password"], true);
+    assert_eq!(json(db.change.before_sensitive)["password"], true);
+    // # forces replacement → replace_paths.
+    let lt = change(&doc, "aws_launch_template.app");
+    assert_eq!(
+        json(lt.change.replace_paths),
+        serde_json::json!([["image_id"]])
+    );
+    assert_eq!(json(lt.change.after_unknown)["latest_version"], true);
+    // jsonencode(…) with hidden parts: the parts shown, as the structure they are.
+    let policy = change(&doc, "aws_iam_policy.deploy");
+    assert_eq!(
+        json(policy.change.after)["policy"]["Statement"][0]["Action"],
+        serde_json::json!(["s3:*"])
+    );
+    // A complete jsonencode(…) is the JSON string it encodes (Terraform's pair).
+    let pair = load(&dir().join("terraform-1.5.7/local_provider_delete/plan"));
+    let c = change(&pair, "local_file.local_file");
+    assert_eq!(json(c.change.before)["content"], "{\"hello\":\"world\"}");
+    // A heredoc diff: each side's lines.
+    let pair = load(&dir().join("terraform-1.5.7/basic_multiline_string_update/plan"));
+    let c = change(&pair, "tfcoremock_simple_resource.multiline");
+    assert_eq!(
+        json(c.change.before)["string"],
+        "one\ntwo\nthree\nfour\nfive"
+    );
+    assert_eq!(
+        json(c.change.after)["string"],
+        "one\nthree\ntwo\nfour\nsix\nseven"
+    );
+    // Sensitive outputs stay marks.
+    let out = &doc.plan().output_changes["db_password"];
+    assert_eq!(json(out.after_sensitive), true);
+    assert_eq!(json(out.after), serde_json::Value::Null);
+    // No configuration: no dependency edges, whatever the text.
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    assert_eq!(analysis.graph(&doc).graph.edge_count(), 0);
+}
+
+#[test]
+fn a_ci_log_with_colour_timestamps_and_markers_reads_like_the_plain_text() {
+    let doc = own("ci_log_github_actions.txt");
+    let f = facts(&doc);
+    assert_eq!(
+        f.cleaned,
+        ["colour codes", "log timestamps", "CI log markers"]
+    );
+    assert_eq!(
+        actions(&doc),
+        BTreeMap::from([
+            ("aws_s3_bucket.assets".to_string(), Action::Update),
+            ("aws_sqs_queue.jobs".to_string(), Action::Create),
+        ])
+    );
+    assert_eq!(
+        json(change(&doc, "aws_s3_bucket.assets").change.after)["tags"]["CostCenter"],
+        "42"
+    );
+    assert_eq!(f.hidden, 9);
+    // `terraform plan`, `shell: …` and `Initializing the backend...` are not the plan.
+    assert_eq!(f.skipped_lines, 3);
+    assert!(
+        doc.warnings
+            .iter()
+            .any(|w| w.contains("3 lines of the text"))
+    );
+    assert_eq!(
+        Summary::of(&doc).sentence(),
+        "Plan: 1 to add, 1 to change, 0 to destroy."
+    );
+}
+
+#[test]
+fn atlantis_and_tfcmt_comments_open() {
+    let doc = own("atlantis_comment.md");
+    assert!(facts(&doc).cleaned.iter().any(|c| c.contains("PR comment")));
+    assert_eq!(
+        actions(&doc),
+        BTreeMap::from([
+            ("aws_instance.app".to_string(), Action::Update),
+            ("aws_s3_bucket.assets".to_string(), Action::Create),
+        ])
+    );
+    // Atlantis writes `~` as `!` and moves the symbols to the first column.
+    let app = change(&doc, "aws_instance.app");
+    assert_eq!(json(app.change.after)["instance_type"], "t3.large");
+    assert_eq!(json(app.change.before)["instance_type"], "t3.small");
+
+    let doc = own("tfcmt_comment.md");
+    assert_eq!(
+        actions(&doc),
+        BTreeMap::from([
+            ("aws_sqs_queue.jobs".to_string(), Action::Create),
+            ("aws_sqs_queue.old".to_string(), Action::Delete),
+        ])
+    );
+    assert_eq!(
+        change(&doc, "aws_sqs_queue.old").action_reason.as_deref(),
+        Some("delete_because_no_resource_config")
+    );
+    assert!(
+        doc.warnings
+            .iter()
+            .all(|w| !w.contains("`Plan:` line says"))
+    );
+}
+
+#[test]
+fn a_tf_controller_message_cut_at_20000_characters_says_it_was_cut() {
+    let text = own_text("tf_controller_drift_message_cut.txt");
+    assert_eq!(text.chars().count(), 20_000);
+    // The API the fleet view reads: drifted resources and changes, and whether the text was cut.
+    let read = text_plan::read(&text).unwrap();
+    assert!(read.facts.cut);
+    assert!(read.facts.summary_line.is_none());
+    let drifted: Vec<&str> = read.drift.iter().map(|d| d.address.as_str()).collect();
+    assert_eq!(
+        drifted,
+        [
+            "aws_security_group.team[0]",
+            "aws_security_group.team[1]",
+            "aws_security_group.team[2]"
+        ]
+    );
+    assert!(read.drift.iter().all(|d| d.action == Action::Update));
+    assert_eq!(read.changes.len(), 27);
+    // Opened, it warns that the list may be partial.
+    let doc = own("tf_controller_drift_message_cut.txt");
+    assert!(facts(&doc).cut);
+    assert!(
+        doc.warnings.iter().any(|w| w.contains("it was cut")),
+        "{:?}",
+        doc.warnings
+    );
+    // A text cut inside a resource's body keeps that resource, with no values.
+    let whole = own_text("opentofu_drift.txt");
+    let at = whole.find("      ~ password").unwrap();
+    let read = text_plan::read(&whole[..at]).unwrap();
+    assert!(read.facts.cut);
+    assert_eq!(read.facts.unread, ["aws_db_instance.main"]);
+    assert_eq!(read.changes.last().unwrap().action, Action::Update);
+}
+
+#[test]
+fn a_text_without_a_plan_is_refused_plainly_and_a_failed_plan_is_failed() {
+    let err = planlens::load::load_plan(std::fs::read(dir().join("no_plan.txt")).unwrap(), "x")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("human-readable plan") && err.contains("no plan in it"),
+        "{err}"
+    );
+    assert!(text_plan::read("hello\nworld\n").is_err());
+    // Plain text with no plan markers stays "not JSON".
+    let err = planlens::load::load_plan(b"just some notes".to_vec(), "x").unwrap_err();
+    assert!(err.to_string().starts_with("This is not JSON"), "{err}");
+
+    let doc = own("plan_failed.txt");
+    assert_eq!(facts(&doc).errors, ["Reference to undeclared resource"]);
+    assert!(planlens::model::summary::Planning::of(&doc).failed());
+}
+
+#[test]
+fn terraform_0_12_wording_reads() {
+    let doc = own("terraform_0_12.txt");
+    let f = facts(&doc);
+    assert_eq!((f.skipped_lines, f.cut), (0, false));
+    assert_eq!(
+        actions(&doc),
+        BTreeMap::from([
+            ("aws_subnet.a".to_string(), Action::Create),
+            ("aws_vpc.old".to_string(), Action::Delete),
+        ])
+    );
+    assert_eq!(
+        json(change(&doc, "aws_vpc.old").change.before)["tags"]["Name"],
+        "old"
+    );
+}
+
+fn evaluate(doc: &Document) -> planlens::model::findings::Evaluation {
+    let analysis = planlens::analysis::Analysis::of(doc);
+    analysis.evaluate(doc, &planlens::rules::RuleSet::builtin(), &BTreeMap::new())
+}
+
+#[test]
+fn rules_that_read_values_the_text_hides_say_so_instead_of_passing() {
+    use planlens::model::findings::{RuleSeverity, Verdict};
+    // The bucket's update shows only its tags: whether it is a large instance cannot be read.
+    let doc = own("ci_log_github_actions.txt");
+    let ev = evaluate(&doc);
+    let unchecked: Vec<_> = ev
+        .findings
+        .iter()
+        .filter(|f| f.message.starts_with("Not checked on"))
+        .collect();
+    assert_eq!(unchecked.len(), 1, "{:?}", ev.findings);
+    assert_eq!(unchecked[0].rule_id, "large-instance-outside-prod");
+    assert_eq!(unchecked[0].severity, RuleSeverity::Warn);
+    assert_eq!(unchecked[0].resource, None);
+    assert!(
+        unchecked[0].message.contains("1 resource:"),
+        "{}",
+        unchecked[0].message
+    );
+    assert_eq!(ev.verdict, Verdict::Warn);
+    // Where the text shows the value, the rule decides: a large create is denied, a small
+    // update shown in full is not "not checked", and a create's values are whole.
+    let doc = own("opentofu_drift.txt");
+    let ev = evaluate(&doc);
+    let rows: Vec<String> = ev
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == "large-instance-outside-prod")
+        .map(|f| match f.resource {
+            Some(i) => doc.change(&doc.rows[i]).address.to_string(),
+            None => f.message.clone(),
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.contains(&"aws_instance.web[0]".to_string()));
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("Not checked on 3 resources")),
+        "{rows:?}"
+    );
+    let doc = own("atlantis_comment.md");
+    assert_eq!(
+        evaluate(&doc).verdict,
+        Verdict::Pass,
+        "{:?}",
+        evaluate(&doc).findings
+    );
+    // Rules on actions and addresses run as on a plan.
+    let doc = own("tfcmt_comment.md");
+    let ev = evaluate(&doc);
+    assert!(
+        ev.findings
+            .iter()
+            .any(|f| f.rule_id == "destroy-needs-approval"
+                && f.message == "Destroy needs approval: aws_sqs_queue.old")
+    );
+    assert_eq!(ev.verdict, Verdict::NeedsApproval);
+}
+
+#[test]
+fn the_cli_summarises_and_checks_a_text_plan() {
+    let path = dir().join("ci_log_github_actions.txt");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(["summary", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("Plan: 1 to add, 1 to change, 0 to destroy."),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Read from a human-readable plan"),
+        "{stderr}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(["check", dir().join("tfcmt_comment.md").to_str().unwrap()])
+        .output()
+        .unwrap();
+    // Needs approval: the destroy.
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    // Warn: a rule could not be checked on what the text shows.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Not checked on 1 resource"));
+}
+
+#[test]
+fn the_session_index_carries_the_text_plan_facts() {
+    // The page reads the worker's index: the source and its facts must survive it.
+    let bytes = std::fs::read(dir().join("opentofu_drift.txt")).unwrap();
+    let options = planlens::session::OpenOptions {
+        name: "opentofu_drift.txt".to_string(),
+        mask_builtin: true,
+        mask_user: Vec::new(),
+        rules: None,
+        labels: BTreeMap::new(),
+    };
+    let session = planlens::session::Session::open_bytes(bytes, &options).unwrap();
+    let index = session.index(None, &BTreeMap::new());
+    let index: planlens::session::Index =
+        serde_json::from_str(&serde_json::to_string(&index).unwrap()).unwrap();
+    let page = index.document().unwrap();
+    let Source::TextPlan(f) = &page.source else {
+        panic!("the index lost the source: {}", page.source.kind())
+    };
+    assert_eq!(f.tool.as_deref(), Some("OpenTofu"));
+    assert!(f.hidden > 0);
+}
+
+#[test]
+fn a_full_link_of_a_text_plan_carries_no_secret_and_opens_as_a_text_plan_again() {
+    let text = "Terraform will perform the following actions:\n\n  \
+                # aws_db_instance.main will be created\n  \
+                + resource \"aws_db_instance\" \"main\" {\n      \
+                + engine   = \"postgres\"\n      \
+                + password = \"hunter2-from-the-text\"\n    \
+                }\n\nPlan: 1 to add, 0 to change, 0 to destroy.\n";
+    let doc = planlens::load::load_plan_text(text.to_string(), "pasted").unwrap();
+    assert!(matches!(doc.source, Source::TextPlan(_)));
+    // Masked by name like any plan's value.
+    let c = change(&doc, "aws_db_instance.main");
+    assert_eq!(json(c.change.after_sensitive)["password"], true);
+    let shared = planlens::share::strip::shareable_text(&doc);
+    assert!(!shared.contains("hunter2"), "{shared}");
+    assert!(shared.contains("postgres"));
+    let again = planlens::load::load_plan_text(shared, "link").unwrap();
+    let Source::TextPlan(f) = &again.source else {
+        panic!("reopened as {}", again.source.kind())
+    };
+    assert_eq!(f, facts(&doc));
+    assert_eq!(actions(&again), actions(&doc));
+}

@@ -608,6 +608,10 @@ fn open_or_report(path: &str, mask: &Mask) -> Result<Document, ExitCode> {
             for warning in &doc.warnings {
                 eprintln!("planlens: warning: {warning}");
             }
+            // A text plan: what reading it from text leaves out.
+            if let Source::TextPlan(facts) = &doc.source {
+                eprintln!("planlens: note: {}", facts.sentence());
+            }
             // Terraform's own errors and warnings, as Terraform prints them.
             if let Source::PlanLog(facts) = &doc.source {
                 for d in &facts.diagnostics {

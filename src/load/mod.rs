@@ -117,6 +117,11 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         doc.source = Source::State(facts);
         return Ok(doc);
     }
+    // A text plan converted by Planlens (a share link's stripped copy) opens as a text plan.
+    if let Some(facts) = text_plan::converted_facts(doc.text()) {
+        doc.source = Source::TextPlan(facts);
+        return Ok(doc);
+    }
     let mut warnings = Vec::new();
     match classify_plan(doc.plan(), doc.text(), &mut warnings) {
         Ok(()) => {}

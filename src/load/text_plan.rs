@@ -78,6 +78,25 @@ pub struct TextChange {
     pub deposed: Option<String>,
 }
 
+/// The key under which the converted plan carries its [`TextPlanFacts`].
+pub const MARKER: &str = "planlens_text_plan";
+
+/// The facts a converted text plan carries ([`MARKER`]), when `text` is one (a share link's
+/// stripped copy of it).
+pub fn converted_facts(text: &str) -> Option<TextPlanFacts> {
+    if !text.contains(MARKER) {
+        return None;
+    }
+    #[derive(serde::Deserialize)]
+    struct Marked {
+        #[serde(default)]
+        planlens_text_plan: Option<TextPlanFacts>,
+    }
+    serde_json::from_str::<Marked>(text)
+        .ok()?
+        .planlens_text_plan
+}
+
 /// True when `text` (not JSON) holds words only a human-readable plan has: a resource header, the
 /// `Plan:` line, `No changes.`, Terraform's headings. Reads lines until it finds one.
 pub fn looks_like_text_plan(text: &str) -> bool {
@@ -93,7 +112,8 @@ pub fn looks_like_text_plan(text: &str) -> bool {
 }
 
 /// Headings only a plan text has.
-const STRONG_MARKERS: [&str; 6] = [
+const STRONG_MARKERS: [&str; 7] = [
+    "Planning failed.",
     "Terraform will perform the following actions:",
     "OpenTofu will perform the following actions:",
     "Note: Objects have changed outside of Terraform",
@@ -162,6 +182,9 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         "resource_drift": resource_drift,
         "output_changes": outputs,
         "errored": failed || !facts.errors.is_empty(),
+        // A share link carries this text stripped as a plan is; the facts make it open as a
+        // text plan again, never as a plan whose values look complete.
+        "planlens_text_plan": serde_json::to_value(&facts).unwrap_or_default(),
     });
     Ok(TextPlan {
         plan_json: plan.to_string(),
@@ -702,7 +725,7 @@ fn is_wording(rest: &str, sigil: Sigil) -> bool {
     if sigil != Sigil::None {
         return LEGEND.contains(&rest);
     }
-    const PREFIXES: [&str; 47] = [
+    const PREFIXES: [&str; 52] = [
         "Terraform used the selected providers",
         "OpenTofu used the selected providers",
         "plan. Resource actions are indicated",
@@ -750,6 +773,11 @@ fn is_wording(rest: &str, sigil: Sigil) -> bool {
         "OpenTofu encountered an error",
         "Warning:",
         "Terraform planned the following actions, but then encountered a problem",
+        "OpenTofu planned the following actions, but then encountered a problem",
+        "The refreshed state will be used to calculate this plan",
+        "Note: You didn't specify an \"-out\" parameter",
+        "can't guarantee that exactly these actions will be performed",
+        "\"terraform apply\" is subsequently run",
     ];
     PREFIXES.iter().any(|p| rest.starts_with(p))
         || rest.contains(": Refreshing state...")
@@ -1176,8 +1204,8 @@ impl<'t> Reader<'t> {
                 continue;
             }
             if in_outputs && (sigil != Sigil::None || indent >= 2) {
+                // Terraform prints output changes after the `Plan:` line: they do not reopen it.
                 self.output(sigil, rest.to_string());
-                self.closed = false;
                 continue;
             }
             in_outputs = false;

@@ -57,6 +57,7 @@ impl<'a> Input<'a> {
             resources,
             variables,
             planning: Planning::of(doc),
+            values_partial: !doc.source.values_complete(),
         }
     }
 }

@@ -94,6 +94,9 @@ fn run(
             }
         }
     }
+    if input.values_partial {
+        findings.extend(unchecked(&mut ev, rules));
+    }
     // Plan-level findings first: one aggregate finding ("more than 5 destroys") must not drown
     // among thousands about single resources. Stable: rule order, then resource order, stays
     // within each part.
@@ -104,6 +107,45 @@ fn run(
         rules_run: rules.rules().len(),
         planning: input.planning.clone(),
     }
+}
+
+/// For an input that shows only some values (a text plan) or none (a plan log): one plan-level
+/// finding per rule that reads values and could not be decided on some resources — those its
+/// selectors pick whose conditions failed on a value the input does not show. Never above warn
+/// (nothing was found, something was not checked), so such a plan never silently passes.
+fn unchecked(ev: &mut Evaluator<'_, '_>, rules: &RuleSet) -> Vec<Finding> {
+    let input = ev.input;
+    let mut out = Vec::new();
+    for rule in rules.rules() {
+        if rule.attributes.is_empty() {
+            continue;
+        }
+        let n = (0..input.resources.len())
+            .filter(|&i| {
+                selected(rule, &input.resources[i])
+                    && !ev.matches(rule, i)
+                    && ev.reads_missing(rule, i)
+            })
+            .count();
+        if n == 0 {
+            continue;
+        }
+        out.push(Finding {
+            rule_id: rule.id.clone(),
+            severity: rule
+                .severity
+                .min(crate::model::findings::RuleSeverity::Warn),
+            message: format!(
+                "Not checked on {}: this rule reads attribute values the input does not show \
+                 (a text plan shows only changed attributes, a plan log none). Open the plan's \
+                 JSON (`terraform show -json`) to check {}.",
+                crate::model::text::count(n, "resource", "resources"),
+                if n == 1 { "it" } else { "them" }
+            ),
+            resource: None,
+        });
+    }
+    out
 }
 
 /// A resource's `before` or `after`, as far as it has been read.
@@ -162,6 +204,28 @@ impl<'a> Evaluator<'_, 'a> {
                     }
                 }
             })
+    }
+
+    /// True when a value the rule's conditions read is missing (or null) on resource `i` and may
+    /// be one the input did not show. A create's or read's `after`, when there is one, is whole:
+    /// Terraform's text prints every attribute of a new object, leaving out only null ones.
+    fn reads_missing(&mut self, rule: &Rule, i: usize) -> bool {
+        let r = &self.input.resources[i];
+        let after_whole = matches!(r.action, Action::Create | Action::Read) && r.after.is_some();
+        rule.attributes.iter().any(|a| {
+            let probe = a.probe.as_deref();
+            match &a.test {
+                AttributeOp::Value { side, .. } => {
+                    !(after_whole && *side == Side::After)
+                        && self.value(i, *side, &a.steps, probe).is_none()
+                }
+                AttributeOp::Changed(_) => {
+                    !after_whole
+                        && (self.value(i, Side::Before, &a.steps, probe).is_none()
+                            || self.value(i, Side::After, &a.steps, probe).is_none())
+                }
+            }
+        })
     }
 
     /// The value at `steps` on one side of resource `i`; `None` when missing or null. `probe`:

@@ -22,6 +22,10 @@ pub struct Input<'a> {
     pub variables: BTreeMap<String, serde_json::Value>,
     /// Whether Terraform finished planning; a failed plan's verdict is "planning failed".
     pub planning: crate::model::summary::Planning,
+    /// True when the document shows only some attribute values (a text plan hides unchanged
+    /// ones) or none (a plan log): a missing value may be one the input did not show, so a rule
+    /// that reads it says what it could not check instead of passing.
+    pub values_partial: bool,
 }
 
 /// One resource instance: what the plan does to it and whether it drifted.

@@ -56,7 +56,13 @@ pub fn shareable_text(doc: &Document) -> String {
     }
     // A state travels as its equivalent plan (`load::state`), stripped as a plan is; the text
     // carries the state's facts, so it opens as a state again. Never the state's own text.
-    if doc.redacted.is_some() || !matches!(doc.source, Source::Plan | Source::State(_)) {
+    // A text plan too: never its own text, which can hold secret-named values in the clear.
+    if doc.redacted.is_some()
+        || !matches!(
+            doc.source,
+            Source::Plan | Source::State(_) | Source::TextPlan(_)
+        )
+    {
         return doc.source_text().to_string();
     }
     match serde_json::from_str::<Value>(doc.text()) {
