@@ -216,6 +216,19 @@ pub fn DiffPanel() -> impl IntoView {
         if let Some(reason) = doc.missing_values() {
             facts.push(("no-values", reason.to_string()));
         }
+        // A text plan: the diff is only what the text showed.
+        if let crate::model::Source::TextPlan(f) = &doc.source {
+            let unread = f.unread.iter().any(|a| *a == change.address);
+            facts.push((
+                "text-plan",
+                if unread {
+                    "Read from text: the text did not show this resource's attributes (or showed them in a form Planlens cannot read), so only its action is known."
+                } else {
+                    "Read from text: only the attributes the text shows are here. Terraform hides unchanged ones (\"# (3 unchanged attributes hidden)\"); they are not in this diff."
+                }
+                .to_string(),
+            ));
+        }
         // A state's resource: its attributes as recorded, never a before → after.
         let in_state = doc.source.is_state();
         if in_state {
