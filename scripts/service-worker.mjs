@@ -7,7 +7,9 @@
 // version derived from their names and contents, so every deploy that changes any file yields a
 // different sw.js, which the browser installs beside the old one. The worker:
 // - on install, fetches every listed file past the HTTP cache into a cache named after its scope
-//   and version, and takes over at once (`skipWaiting`, `clients.claim`);
+//   and version, and takes over at once (`skipWaiting`, `clients.claim`) — except the lazily
+//   loaded parts (`part-*`: the Rego engine, the YAML reader), which most visits never use: those
+//   are kept the first time the app fetches one (cache-first like the rest), not before;
 // - on activate, deletes the caches of older versions *of its own scope* (two sites under
 //   different sub-paths of one origin keep theirs);
 // - answers GET requests for listed files from the cache (network only if the cache lost one);
@@ -41,6 +43,10 @@ function filesUnder(root) {
 }
 
 const files = filesUnder(dir);
+/** A lazily loaded part of the app (a `part-*` binary's glue and wasm, named by Trunk). */
+function isPart(file) {
+  return /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(file);
+}
 if (!files.includes("index.html")) throw new Error(`service-worker: no index.html in ${dir}; did Trunk's output change?`);
 if (!files.some((f) => /^boot-[0-9a-f]+\.js$/.test(f))) {
   throw new Error("service-worker: no boot-*.js beside index.html; csp-boot.mjs must run first (same hook)");
@@ -62,6 +68,8 @@ const worker = `// Planlens service worker, written by scripts/service-worker.mj
 "use strict";
 const VERSION = ${JSON.stringify(VERSION)};
 const FILES = ${JSON.stringify(files, null, 1).replace(/\n\s*/g, " ")};
+// Lazily loaded parts: cached on first use, not on install.
+const LATER = new Set(${JSON.stringify(files.filter(isPart), null, 1).replace(/\n\s*/g, " ")});
 // The site's root: where this file is (the boot script registers it with that scope).
 const ROOT = new URL("./", self.location).href;
 const PREFIX = "planlens " + self.registration.scope + " ";
@@ -75,7 +83,8 @@ self.addEventListener("install", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       // Past the HTTP cache: a host may let it keep the previous deploy's index.html for minutes.
-      await cache.addAll(FILES.map((f) => new Request(new URL(f, ROOT), { cache: "reload" })));
+      const now = FILES.filter((f) => !LATER.has(f));
+      await cache.addAll(now.map((f) => new Request(new URL(f, ROOT), { cache: "reload" })));
       await self.skipWaiting();
     })(),
   );

@@ -6,7 +6,7 @@
 //! [`graph`], [`drift`], then [`outputs`], [`rules`], [`policy`]) → [`analysis`] (one per
 //! document, computed or carried by a redacted link) → [`share`] (links, Markdown) → [`session`] (an open plan, its
 //! values-free index and answers to the views' requests) → the shells: `ui` (Leptos, the page),
-//! `worker` (the session in a Web Worker; both browser only) and the `planlens` CLI.
+//! `worker` (the session in a Web Worker, part of the `planlens-web` binary; both browser only) and the `planlens` CLI.
 
 pub mod analysis;
 pub mod checks;
@@ -26,10 +26,6 @@ pub mod share;
 /// The Leptos UI (browser only).
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
-
-/// The Web Worker that holds the open plan's session (browser only).
-#[cfg(target_arch = "wasm32")]
-pub mod worker;
 
 pub use load::{LoadError, load_plan, load_plan_text};
 pub use model::Document;

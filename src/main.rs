@@ -1,5 +1,11 @@
 //! The browser app's entry point: mounts the Leptos UI. Built by Trunk for wasm32.
 
+// The worker's side lives in this binary, not in the library: the lazily loaded parts (other
+// binaries of this crate) link the library, and every `#[wasm_bindgen]` export of the library
+// would come with it, and with it the whole session.
+#[cfg(target_arch = "wasm32")]
+mod worker;
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();

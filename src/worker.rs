@@ -10,14 +10,16 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::load::{LoadError, MAX_FILE_BYTES};
-use crate::session::{OpenOptions, Request, Response, Session};
+use planlens::load::{LoadError, MAX_FILE_BYTES};
+use planlens::session::{OpenOptions, Request, Response, Session};
 
 /// Files are read in slices this large so the page's progress bar moves.
 const READ_CHUNK: f64 = 16.0 * 1024.0 * 1024.0;
 
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// The last open's steps, sent with its answer.
+    static TIMINGS: RefCell<Vec<(&'static str, f64)>> = const { RefCell::new(Vec::new()) };
 }
 
 fn scope() -> web_sys::DedicatedWorkerGlobalScope {
@@ -46,22 +48,42 @@ fn progress(id: f64, phase: &str, done: f64, total: f64) {
     ]);
 }
 
-/// Sends an answer; an opened index's plan text goes beside the JSON, so it is not escaped.
+/// Sends an answer. An opened index (megabytes for a large plan) goes as UTF-8 bytes in buffers
+/// handed over to the page (transferred, not copied, and never turned into a JavaScript string
+/// and back), its plan text beside the JSON so it is not escaped; other answers are small and go
+/// as JSON text.
 fn reply(id: f64, mut response: Response) {
     let plan = match &mut response {
         Response::Opened(index) => Some(std::mem::take(&mut index.plan)),
         _ => None,
     };
+    let started = js_sys::Date::now();
     let json = serde_json::to_string(&response).unwrap_or_default();
-    let mut fields = vec![
-        ("id", JsValue::from(id)),
-        ("kind", "done".into()),
-        ("response", json.into()),
-    ];
-    if let Some(plan) = plan {
-        fields.push(("plan", plan.into()));
-    }
-    post(&fields);
+    let message = Object::new();
+    let set = |key: &str, value: &JsValue| {
+        let _ = Reflect::set(&message, &JsValue::from_str(key), value);
+    };
+    set("id", &id.into());
+    set("kind", &"done".into());
+    let Some(plan) = plan else {
+        set("response", &json.into());
+        let _ = scope().post_message(&message);
+        return;
+    };
+    let json = js_sys::Uint8Array::from(json.as_bytes());
+    let plan = js_sys::Uint8Array::from(plan.as_bytes());
+    let mut timings = TIMINGS.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    timings.push(("json", js_sys::Date::now() - started));
+    let timings = timings
+        .iter()
+        .map(|(name, ms)| format!("{name}={ms}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    set("response_bytes", &json);
+    set("plan_bytes", &plan);
+    set("timings", &timings.into());
+    let transfer = js_sys::Array::of2(&json.buffer(), &plan.buffer());
+    let _ = scope().post_message_with_transfer(&message, &transfer);
 }
 
 /// Called by `worker.js` once this module is instantiated in the worker.
@@ -106,23 +128,103 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
             .map_err(|e| format!("the page's options do not read: {e}"))?;
     let file = get(data, "file");
     let bytes = get(data, "bytes");
-    let session = if let Some(file) = file.dyn_ref::<web_sys::File>() {
-        let bytes = read_file(id, file).await?;
-        progress(id, "parsing", 0.0, bytes.len() as f64);
-        Session::open_bytes(bytes, &options)
+    let mut clock = Clock::start();
+    let bytes = if let Some(file) = file.dyn_ref::<web_sys::File>() {
+        read_file(id, file).await?
     } else if let Some(buffer) = bytes.dyn_ref::<js_sys::ArrayBuffer>() {
-        let bytes = js_sys::Uint8Array::new(buffer).to_vec();
-        progress(id, "parsing", 0.0, bytes.len() as f64);
-        Session::open_bytes(bytes, &options)
+        js_sys::Uint8Array::new(buffer).to_vec()
     } else {
-        let text = get(data, "text").as_string().unwrap_or_default();
-        progress(id, "parsing", 0.0, text.len() as f64);
-        Session::open_text(text, &options)
-    }
-    .map_err(|e| e.to_string())?;
+        get(data, "text")
+            .as_string()
+            .unwrap_or_default()
+            .into_bytes()
+    };
+    clock.lap("read");
+    let bytes = from_yaml(id, bytes).await?;
+    clock.lap("yaml");
+    progress(id, "parsing", 0.0, bytes.len() as f64);
+    let session = Session::open_bytes(bytes, &options).map_err(|e| e.to_string())?;
+    clock.lap("load");
     let index = session.index(options.rules.as_deref(), &options.labels);
+    clock.lap("index");
     SESSION.with(|s| *s.borrow_mut() = Some(session));
+    TIMINGS.with(|t| *t.borrow_mut() = clock.laps);
     Ok(Response::Opened(Box::new(index)))
+}
+
+/// Milliseconds spent in each step of an open, sent with the answer so the page can record them
+/// (`planlens:worker-*` measures, read by scripts/bench.mjs).
+struct Clock {
+    at: f64,
+    laps: Vec<(&'static str, f64)>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            at: js_sys::Date::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, name: &'static str) {
+        let now = js_sys::Date::now();
+        self.laps.push((name, now - self.at));
+        self.at = now;
+    }
+}
+
+/// Kubernetes objects as YAML (`kubectl get … -o yaml`) become the same objects as JSON, through
+/// the YAML part, fetched the first time it is needed (the page shows "Loading the YAML reader…").
+/// Anything else is returned as it is. Only plain text is looked at: the YAML of a compressed file
+/// is not recognised here, and the reader then says YAML must be opened uncompressed.
+async fn from_yaml(id: f64, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    // The start is enough to tell (a plan's first line is `{`); a 100 MB plan is not scanned.
+    let start = &bytes[..bytes.len().min(64 * 1024)];
+    let start = match std::str::from_utf8(start) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&start[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    if !planlens::load::yaml::looks_like_kube_yaml(start) {
+        return Ok(bytes);
+    }
+    progress(id, "part:yaml", 0.0, 0.0);
+    let bindings = part("yaml").await?;
+    let convert = get(&bindings, "yaml_to_json")
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| "the YAML part has no reader".to_string())?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        "This YAML is not UTF-8 text: save it as UTF-8 and open it again.".to_string()
+    })?;
+    let json = convert
+        .call1(&JsValue::NULL, &JsValue::from_str(&text))
+        .map_err(|e| format!("This YAML does not read: {}", js_message(&e)))?;
+    Ok(json.as_string().unwrap_or_default().into_bytes())
+}
+
+/// A lazily loaded part of the app (`worker.js` fetches and instantiates it once): its bindings.
+async fn part(name: &str) -> Result<JsValue, String> {
+    let load = get(&js_sys::global(), "planlensPart")
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| "this worker cannot load parts".to_string())?;
+    let promise = load
+        .call1(&JsValue::NULL, &JsValue::from_str(name))
+        .map_err(|e| js_message(&e))?;
+    JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .map_err(|e| {
+            format!(
+                "The {name} part of Planlens could not be loaded: {}",
+                js_message(&e)
+            )
+        })
+}
+
+fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".to_string())
 }
 
 /// Reads a file in slices, saying how far it got.

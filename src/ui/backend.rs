@@ -1,5 +1,5 @@
 //! The page's side of the session (`crate::session`): plans are read, parsed and analysed in a
-//! Web Worker running this same WebAssembly module (`crate::worker`), so the page stays
+//! Web Worker running this same WebAssembly module (`src/worker.rs`, part of the `planlens-web` binary), so the page stays
 //! responsive while they open; the page keeps only the values-free index and asks for values
 //! when a view needs them ([`ask`]).
 //!
@@ -42,6 +42,8 @@ pub enum Progress {
     Reading { done: f64, total: f64 },
     /// Decoding, parsing and analysing `bytes` bytes.
     Parsing { bytes: f64 },
+    /// Fetching a lazily loaded part of the app the file needs (`yaml`).
+    Part { name: String },
 }
 
 type OnProgress = Rc<dyn Fn(Progress)>;
@@ -121,8 +123,36 @@ fn worker_url(glue: &str) -> Option<String> {
         .map(|u| u.href())
 }
 
-/// Starts a worker and waits until it has instantiated this module.
-async fn start_worker() -> Result<Conn, String> {
+/// The lazily loaded parts of the app, each its own Cargo binary built by Trunk as a worker
+/// module (`part-<name>.js` and `part-<name>_bg.wasm` beside the glue; index.html): fetched only
+/// when something first needs one, then kept by the service worker.
+pub const PARTS: [&str; 2] = ["yaml", "rego"];
+
+/// Where the parts are, for a worker's first message: `{name: {glue, wasm}}`. A report file sets
+/// `window.planlensPartUrls` itself (its parts are inside it, or it has none).
+fn part_urls(glue: &str) -> JsValue {
+    let global = get(&window(), "planlensPartUrls");
+    if global.is_object() {
+        return global;
+    }
+    let parts = Object::new();
+    for name in PARTS {
+        let url = |file: String| {
+            web_sys::Url::new_with_base(&file, glue)
+                .map(|u| JsValue::from_str(&u.href()))
+                .unwrap_or(JsValue::UNDEFINED)
+        };
+        let part = Object::new();
+        let _ = Reflect::set(&part, &"glue".into(), &url(format!("part-{name}.js")));
+        let _ = Reflect::set(&part, &"wasm".into(), &url(format!("part-{name}_bg.wasm")));
+        let _ = Reflect::set(&parts, &JsValue::from_str(name), &part);
+    }
+    parts.into()
+}
+
+/// Starts a worker and waits until it has instantiated this module, or (`part`) a lazily
+/// loaded part of the app in a worker of its own.
+async fn start_worker(part: Option<&str>) -> Result<Conn, String> {
     let glue = glue_url().ok_or("the page does not say where its script is")?;
     let script = worker_url(&glue).ok_or("the page does not say where its worker is")?;
     let options = web_sys::WorkerOptions::new();
@@ -155,6 +185,10 @@ async fn start_worker() -> Result<Conn, String> {
     let hello = Object::new();
     let _ = Reflect::set(&hello, &"glue".into(), &JsValue::from_str(&glue));
     let _ = Reflect::set(&hello, &"module".into(), &wasm_bindgen::module());
+    let _ = Reflect::set(&hello, &"parts".into(), &part_urls(&glue));
+    if let Some(part) = part {
+        let _ = Reflect::set(&hello, &"part".into(), &JsValue::from_str(part));
+    }
     worker.post_message(&hello).map_err(js_error)?;
     JsFuture::from(ready).await.map_err(js_error)?;
     let table = pending.clone();
@@ -172,6 +206,9 @@ async fn start_worker() -> Result<Conn, String> {
                         let total = get(&data, "total").as_f64().unwrap_or(0.0);
                         on(match get(&data, "phase").as_string().as_deref() {
                             Some("reading") => Progress::Reading { done, total },
+                            Some(phase) if phase.starts_with("part:") => Progress::Part {
+                                name: phase["part:".len()..].to_string(),
+                            },
                             _ => Progress::Parsing { bytes: total },
                         });
                     }
@@ -230,16 +267,59 @@ async fn call(
     JsFuture::from(answered).await.map_err(js_error)
 }
 
+/// Records the worker's steps of an open (`read=12.5,load=80,…`, milliseconds) as
+/// `planlens:worker-<step>` measures ending now, one after the other.
+fn record_timings(timings: &str) {
+    let Some(performance) = window().performance() else {
+        return;
+    };
+    let steps: Vec<(&str, f64)> = timings
+        .split(',')
+        .filter_map(|s| s.split_once('='))
+        .filter_map(|(name, ms)| Some((name, ms.parse().ok()?)))
+        .collect();
+    let measure = get(&performance, "measure").dyn_into::<Function>().ok();
+    let mut start = performance.now() - steps.iter().map(|(_, ms)| ms).sum::<f64>();
+    for (name, ms) in steps {
+        let options = Object::new();
+        let _ = Reflect::set(&options, &"start".into(), &start.into());
+        let _ = Reflect::set(&options, &"duration".into(), &ms.into());
+        if let Some(measure) = &measure {
+            let _ = measure.call2(
+                &performance,
+                &format!("planlens:worker-{name}").into(),
+                &options,
+            );
+        }
+        start += ms;
+    }
+}
+
 fn decode(data: &JsValue) -> Result<Response, String> {
-    let text = get(data, "response")
-        .as_string()
-        .ok_or("the worker gave no answer")?;
+    // An opened index comes as UTF-8 bytes (src/worker.rs, `reply`), other answers as text.
+    let bytes = get(data, "response_bytes");
+    let text = if bytes.is_object() {
+        utf8(&bytes)?
+    } else {
+        get(data, "response")
+            .as_string()
+            .ok_or("the worker gave no answer")?
+    };
     let mut response: Response = serde_json::from_str(&text)
         .map_err(|e| format!("the worker's answer does not read: {e}"))?;
-    if let (Response::Opened(index), Some(plan)) = (&mut response, get(data, "plan").as_string()) {
-        index.plan = plan;
+    if let Response::Opened(index) = &mut response {
+        index.plan = utf8(&get(data, "plan_bytes"))?;
+        record_timings(&get(data, "timings").as_string().unwrap_or_default());
     }
     Ok(response)
+}
+
+/// The text in a `Uint8Array` of UTF-8.
+fn utf8(bytes: &JsValue) -> Result<String, String> {
+    let bytes = bytes
+        .dyn_ref::<js_sys::Uint8Array>()
+        .ok_or("the worker's answer has no bytes")?;
+    String::from_utf8(bytes.to_vec()).map_err(|_| "the worker's answer is not UTF-8".to_string())
 }
 
 /// Opens `input` in a new session and returns its index; the open plan's session is replaced
@@ -258,7 +338,7 @@ pub async fn open(
     let spare = SPARE.with(|s| s.borrow_mut().take());
     let conn = match spare {
         Some(conn) => Ok(conn),
-        None => start_worker().await,
+        None => start_worker(None).await,
     };
     let result = open_in(ticket, conn, input, options, on).await;
     prepare();
@@ -273,7 +353,7 @@ pub fn prepare() {
     }
     PREPARING.with(|p| p.set(true));
     wasm_bindgen_futures::spawn_local(async {
-        if let Ok(conn) = start_worker().await {
+        if let Ok(conn) = start_worker(None).await {
             SPARE.with(|s| *s.borrow_mut() = Some(conn));
         }
         PREPARING.with(|p| p.set(false));

@@ -1,7 +1,6 @@
 //! The resource list: filter bar and a virtual list that keeps only the visible rows in the DOM,
 //! so 50,000 rows scroll as smoothly as 50.
 
-use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -292,21 +291,31 @@ fn VirtualList() -> impl IntoView {
             }
         }
     };
-    Effect::new(move |_| {
-        if viewport.get().is_some() {
-            measure();
-        }
-    });
-    let resize = window_event_listener(ev::resize, move |_| measure());
-    on_cleanup(move || resize.remove());
+    // Measured when the browser has laid the list out (a ResizeObserver calls back after layout):
+    // reading the height as soon as the list is in the page would make the browser lay out the
+    // whole new page inside the task that rendered it (about 45 ms for 50,000 resources).
+    // The observer also follows the window and the page around the list.
+    let on_resize = wasm_bindgen::closure::Closure::<dyn Fn()>::new(measure);
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+        let watched = StoredValue::new_local((observer, on_resize));
+        Effect::new(move |_| {
+            if let Some(el) = viewport.get() {
+                watched.with_value(|(observer, _)| observer.observe(&el));
+            }
+        });
+        on_cleanup(move || watched.with_value(|(observer, _)| observer.disconnect()));
+    }
 
-    // A new filter result starts at the top.
-    Effect::new(move |_| {
+    // A new filter result starts at the top. (Not when the list first appears: it is at the top,
+    // and setting the scroll position would make the browser lay the page out at once.)
+    Effect::new(move |first: Option<()>| {
         state.entries.track();
-        if let Some(el) = viewport.get_untracked() {
-            el.set_scroll_top(0);
+        if first.is_some() {
+            if let Some(el) = viewport.get_untracked() {
+                el.set_scroll_top(0);
+            }
+            scroll_top.set(0.0);
         }
-        scroll_top.set(0.0);
     });
 
     // Keep the keyboard cursor in view.

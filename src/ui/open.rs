@@ -140,6 +140,10 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
                 name: shown.clone(),
                 bytes,
             },
+            Progress::Part { name } => Status::LoadingPart {
+                name: shown.clone(),
+                part: name,
+            },
         });
     };
     let options = options(state, &name);
@@ -687,6 +691,31 @@ pub fn Progress() -> impl IntoView {
             }
             .into_any(),
         ),
+        Status::LoadingPart { name, part } => Some(
+            view! {
+                <div class="progress" role="status" data-testid="load-progress">
+                    <span>
+                        {format!(
+                            "Loading {} for {} (once; it is kept for next time)…",
+                            part_name(&part),
+                            crate::model::text::visible(&name),
+                        )}
+                    </span>
+                    <progress></progress>
+                    <CancelButton />
+                </div>
+            }
+            .into_any(),
+        ),
+    }
+}
+
+/// A lazily loaded part of the app, in words.
+pub fn part_name(part: &str) -> &'static str {
+    match part {
+        "yaml" => "the YAML reader",
+        "rego" => "the Rego engine",
+        _ => "a part of Planlens",
     }
 }
 

@@ -20,6 +20,8 @@ pub enum Status {
     Reading { name: String, done: f64, total: f64 },
     /// Parsing and indexing.
     Parsing { name: String, bytes: f64 },
+    /// Fetching a lazily loaded part of the app the file needs (`part`: `yaml`).
+    LoadingPart { name: String, part: String },
 }
 
 /// Which panel the main area shows.

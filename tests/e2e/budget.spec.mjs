@@ -97,6 +97,10 @@ async function firstVisit(page, origin, vp) {
     for (const url of [...precached].filter((u) => !seen.has(u)).sort()) lines.push(`  not counted (service worker cache only): ${url}`);
     console.log(lines.join("\n"));
 
+    // The lazily loaded parts (the Rego engine, the YAML reader) are fetched on first use only:
+    // not by a first visit, and not by the service worker ahead of time either.
+    const parts = [...seen.keys(), ...precached].filter((u) => /\/part-[^/]*$/.test(new URL(u).pathname));
+    expect(parts, "no lazily loaded part is fetched on a first visit").toEqual([]);
     // Something was counted: the app's glue and its wasm at least.
     expect(files.some((f) => f.file.endsWith(".wasm")), "a .wasm was loaded").toBe(true);
     expect(files.some((f) => f.file.endsWith(".js")), "a .js was loaded").toBe(true);

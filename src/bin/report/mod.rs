@@ -52,6 +52,33 @@ pub struct App {
     wasm: Vec<u8>,
     /// The parsing worker's script (`worker.js`), in builds that have one.
     worker: Option<Vec<u8>>,
+    /// The lazily loaded parts (`part-NAME.js` and `part-NAME_bg.wasm`): name, glue, wasm.
+    parts: Vec<(String, Vec<u8>, Vec<u8>)>,
+}
+
+/// The lazily loaded parts Trunk built into `dir` (the Rego engine, the YAML reader): every
+/// `part-NAME.js` with its `part-NAME_bg.wasm`, by name.
+fn parts(dir: &Path) -> Vec<(String, Vec<u8>, Vec<u8>)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let file = entry.file_name().into_string().ok()?;
+            let name = file.strip_prefix("part-")?.strip_suffix(".js")?;
+            let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+            plain.then(|| name.to_string())
+        })
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let glue = std::fs::read(dir.join(format!("part-{name}.js"))).ok()?;
+            let wasm = std::fs::read(dir.join(format!("part-{name}_bg.wasm"))).ok()?;
+            Some((name, glue, wasm))
+        })
+        .collect()
 }
 
 /// The directory of the built app: `--app DIR`, else `$PLANLENS_APP`, else `dist/` here.
@@ -124,6 +151,7 @@ impl App {
             glue: need(glue, "JavaScript module (modulepreload)")?,
             wasm: need(wasm, "WebAssembly module (preload)")?,
             worker: std::fs::read(dir.join("worker.js")).ok(),
+            parts: parts(dir),
         })
     }
 }
@@ -161,6 +189,18 @@ const script = async (id) => {
 window.planlensGlueUrl = await script("planlens-glue");
 if (document.getElementById("planlens-worker")) {
   window.planlensWorkerUrl = await script("planlens-worker");
+}
+// The lazily loaded parts: their glue as `data:` URLs, their wasm as bytes (the page may fetch
+// nothing, not even a `data:` URL).
+window.planlensPartUrls = {};
+for (const element of document.querySelectorAll("script[data-part]")) {
+  const name = element.dataset.part;
+  if (element.id === `planlens-part-${name}-glue`) {
+    window.planlensPartUrls[name] = {
+      glue: await script(element.id),
+      wasm: await unpack(`planlens-part-${name}-wasm`),
+    };
+  }
 }
 const glue = await import(window.planlensGlueUrl);
 await glue.default({ module_or_path: await unpack("planlens-wasm") });
@@ -248,6 +288,21 @@ pub fn html(app: &App, plan: &Plan<'_>) -> String {
         data(&mut out, "planlens-worker", "", &packed(worker));
     }
     data(&mut out, "planlens-wasm", "", &packed(&app.wasm));
+    for (name, glue, wasm) in &app.parts {
+        let part = format!(" data-part=\"{}\"", escape(name));
+        data(
+            &mut out,
+            &format!("planlens-part-{name}-glue"),
+            &part,
+            &packed(glue),
+        );
+        data(
+            &mut out,
+            &format!("planlens-part-{name}-wasm"),
+            &part,
+            &packed(wasm),
+        );
+    }
     let _ = write!(
         out,
         "<script type=\"module\">{BOOT}</script>\n</head>\n<body>\n<noscript>This Planlens \
@@ -268,6 +323,7 @@ mod tests {
             glue: b"export default async function(){}".to_vec(),
             wasm: vec![0, 97, 115, 109],
             worker: None,
+            parts: Vec::new(),
         };
         let page = html(
             &app,

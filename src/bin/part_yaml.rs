@@ -1,0 +1,23 @@
+//! The YAML reader as a lazily loaded part of the browser app (`part-yaml.js` and
+//! `part-yaml_bg.wasm`, built by Trunk as a worker module, index.html). The plan's worker
+//! (src/worker.rs) fetches it the first time a YAML file is opened and calls [`yaml_to_json`]; the
+//! first-visit module never contains the YAML parser. Natively this binary does nothing: the CLI
+//! calls `planlens::load::yaml::yaml_to_json` itself.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::prelude::*;
+
+/// YAML text → JSON text (`load::yaml::yaml_to_json`); an error is a message with line and column.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn yaml_to_json(text: &str) -> Result<String, JsError> {
+    planlens::load::yaml::yaml_to_json(text).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn main() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        eprintln!("part-yaml is a part of the browser app, built by Trunk (see index.html).");
+        std::process::exit(64);
+    }
+}
