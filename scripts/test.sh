@@ -17,6 +17,8 @@ printf '\n== cargo clippy (wasm32: the browser UI)\n'
 cargo clippy --target wasm32-unknown-unknown --lib --bin planlens-web --quiet -- -D warnings
 printf '\n== cargo test\n'
 cargo test
+printf '\n== Rego policies: the same findings as OPA (scripts/opa_diff.py; OPA from PyPI, cached in .cache/opa)\n'
+if command -v python3 >/dev/null; then python3 scripts/opa_diff.py; else echo "opa_diff: SKIPPED (no python3)"; fi
 printf '\n== trunk build --release\n'
 trunk build --release
 printf '\n== trunk build --release for a sub-path (/planlens/, as GitHub Pages serves a fork)\n'

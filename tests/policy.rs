@@ -350,10 +350,14 @@ fn the_engine_seam_takes_and_gives_json() {
     let request = serde_json::to_string(&prepared.request).unwrap();
     let answer = engine::run_json(&request, &prepared.input_refs());
     let outcome = policy::read_answer(&answer).expect("an outcome");
-    assert_eq!(
-        outcome,
-        engine::run(&prepared.request, &prepared.input_refs()).unwrap()
+    let mut direct = engine::run(&prepared.request, &prepared.input_refs()).unwrap();
+    assert!(
+        direct
+            .timings
+            .is_some_and(|t| t.compile_ms > 0.0 && t.eval_ms > 0.0)
     );
+    direct.timings = outcome.timings;
+    assert_eq!(outcome, direct);
     assert_eq!(outcome.rules_read, 2);
     assert_eq!(policy::findings(&outcome, &doc).len(), 5);
     let errors = policy::read_answer(&engine::run_json(&request, &[])).unwrap_err();

@@ -56,6 +56,28 @@ pub struct Outcome {
     pub rules_read: usize,
     /// Test results ([`verify`] only).
     pub tests: Vec<TestResult>,
+    /// Where the time went, when a clock is registered ([`use_clock`]; natively always).
+    #[serde(default)]
+    pub timings: Option<Timings>,
+}
+
+/// Where [`run`]'s time went, in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    /// Parsing and checking every policy file and preparing the engine.
+    pub compile_ms: f64,
+    /// Reading the input texts into the engine's values.
+    pub input_ms: f64,
+    /// Evaluating the rules.
+    pub eval_ms: f64,
+}
+
+/// Milliseconds on the registered clock, if there is one.
+fn now_ms() -> Option<f64> {
+    CLOCK
+        .get()
+        .and_then(|c| c.now())
+        .map(|d| d.as_secs_f64() * 1000.0)
 }
 
 /// How a policy file was read.
@@ -104,16 +126,32 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
             request.groups.len()
         ))]);
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    use_clock(native_now);
+    let started = now_ms();
     let mut loaded = Loaded::new(&request.policies, request.time_limit_ms)?;
     let mut outcome = Outcome {
         files: loaded.files.clone(),
         ..Outcome::default()
+    };
+    let mut timings = Timings::default();
+    let mut mark = now_ms();
+    if let (Some(a), Some(b)) = (started, mark) {
+        timings.compile_ms = b - a;
+    }
+    let mut lap = |into: &mut f64| {
+        let now = now_ms();
+        if let (Some(a), Some(b)) = (mark, now) {
+            *into += b - a;
+        }
+        mark = now;
     };
     for (g, (group, input)) in request.groups.iter().zip(inputs).enumerate() {
         loaded
             .engine
             .set_input_json(input)
             .map_err(|e| vec![PolicyError::general(format!("the input is not JSON: {e}"))])?;
+        lap(&mut timings.input_ms);
         let mut read = BTreeSet::new();
         for package in &group.packages {
             for rule in loaded.rules_of(package) {
@@ -130,7 +168,9 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
                 }
             }
         }
+        lap(&mut timings.eval_ms);
     }
+    outcome.timings = started.map(|_| timings);
     Ok(outcome)
 }
 

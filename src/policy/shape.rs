@@ -97,7 +97,7 @@ pub fn shape_of(file: &PolicyFile, namespaces: &[String], forced: Option<Shape>)
         Shape::Spacelift
     } else if reads_scalr_input(&file.text) {
         Shape::Scalr
-    } else if namespaces.iter().any(|n| *n == package)
+    } else if namespaces.contains(&package)
         || (namespaces.is_empty() && package == DEFAULT_NAMESPACE)
     {
         Shape::Conftest

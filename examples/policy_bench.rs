@@ -1,0 +1,111 @@
+//! Native timings of Rego policies beside the TOML pack (not a test): `cargo run --release
+//! --example policy_bench [PLAN.json]` (default `bench-data/plan-10000.json`; make it with
+//! `python3 ../shared/tools/gen_plan.py --resources 10000 --seed 1 > bench-data/plan-10000.json`).
+//! The policies are the BRIEF's five guardrails in Rego (tests/fixtures/policies: conftest v1
+//! with a library, conftest v0, Spacelift v1). Each run: building the input text (outside the
+//! engine), then inside the engine compiling the policies, reading the input into its values and
+//! evaluating; best of 5. Peak memory is the process's high-water mark (VmHWM) before and after.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use planlens::analysis::Analysis;
+use planlens::policy::{self, Context, Options, PolicyFile};
+use planlens::rules::RuleSet;
+
+fn policies(dir: &str) -> Vec<PolicyFile> {
+    let mut paths: Vec<_> = std::fs::read_dir(format!("tests/fixtures/policies/{dir}"))
+        .expect("run from the repository root")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "rego")
+                && !p.to_string_lossy().ends_with("_test.rego")
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            PolicyFile::new(
+                p.to_string_lossy(),
+                std::fs::read_to_string(&p).expect("readable"),
+            )
+        })
+        .collect()
+}
+
+/// The process's peak resident memory in MB (Linux), if known.
+fn peak_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn main() {
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "bench-data/plan-10000.json".to_string());
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!(
+            "{path} is missing: python3 ../shared/tools/gen_plan.py --resources 10000 --seed 1 > {path}"
+        );
+        return;
+    };
+    let size_mb = bytes.len() as f64 / 1e6;
+    let t = Instant::now();
+    let doc = planlens::load_plan(bytes, &path).expect("a plan");
+    println!(
+        "{path}: {} rows, {size_mb:.1} MB, loaded in {:.0} ms",
+        doc.rows.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let labels = BTreeMap::from([("environment".to_string(), "staging".to_string())]);
+    let analysis = Analysis::of(&doc);
+    let rules = RuleSet::builtin();
+    let mut best = f64::MAX;
+    let mut findings = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let ev = analysis.evaluate(&doc, &rules, &labels);
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+        findings = ev.findings.len();
+    }
+    println!("  TOML built-in pack: {best:.1} ms, {findings} findings");
+    let before = peak_mb();
+    for set in ["conftest_v1", "conftest_v0", "spacelift_v1"] {
+        let files = policies(set);
+        let context = Context {
+            labels: &labels,
+            name: &doc.name,
+        };
+        let (mut build, mut compile, mut input, mut eval, mut total) =
+            (f64::MAX, f64::MAX, f64::MAX, f64::MAX, f64::MAX);
+        let mut found = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let prepared = policy::prepare(&files, doc.text(), &context, &Options::default());
+            build = build.min(t.elapsed().as_secs_f64() * 1e3);
+            let outcome = policy::engine::run(&prepared.request, &prepared.input_refs())
+                .unwrap_or_else(|e| panic!("{set}: {e:?}"));
+            found = policy::findings(&outcome, &doc).len();
+            total = total.min(t.elapsed().as_secs_f64() * 1e3);
+            let timings = outcome.timings.expect("a native clock");
+            compile = compile.min(timings.compile_ms);
+            input = input.min(timings.input_ms);
+            eval = eval.min(timings.eval_ms);
+        }
+        println!(
+            "  Rego {set:<13} input text {build:.1} ms · compile {compile:.1} ms · input into \
+             the engine {input:.0} ms · evaluation {eval:.0} ms · total {total:.0} ms (best of 5), \
+             {found} findings"
+        );
+    }
+    if let (Some(a), Some(b)) = (before, peak_mb()) {
+        println!(
+            "  peak memory: {a:.0} MB before the policies, {b:.0} MB after ({:.1}× the file for \
+             the engine's input and evaluation)",
+            (b - a) / size_mb
+        );
+    }
+}
