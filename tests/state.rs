@@ -91,6 +91,10 @@ fn a_raw_state_opens_with_its_resources_by_module_and_its_facts() {
         (f.resources, f.data_sources, f.deposed, f.tainted, f.outputs),
         (9, 1, 1, 1, 3)
     );
+    assert_eq!(
+        f.tainted_addresses,
+        ["module.app[\"green\"].aws_instance.web"]
+    );
     // Grouped by module, root first; count and for_each keys as Terraform writes them.
     assert_eq!(
         doc.modules,
@@ -416,6 +420,10 @@ fn the_cli_prints_the_state_and_check_never_passes_it() {
     );
     assert_eq!(lines.next(), Some("    data.aws_ami.ubuntu"));
     assert!(out.contains("(deposed object a1b2c3d4)"), "{out}");
+    assert!(
+        out.contains("    module.app[\"green\"].aws_instance.web (tainted)\n"),
+        "{out}"
+    );
     let (code, out, err) = planlens(&["check", path]);
     assert_eq!(code, 3);
     assert!(out.is_empty(), "{out}");

@@ -683,6 +683,10 @@ fn summary(path: &str) -> ExitCode {
                 let mut line = format!("    {}", visible(&change.address));
                 if let Some(deposed) = &change.deposed {
                     line.push_str(&format!(" (deposed object {})", visible(deposed)));
+                } else if let Source::State(f) = &doc.source
+                    && f.is_tainted(&change.address)
+                {
+                    line.push_str(" (tainted)");
                 }
                 writeln!(out, "{line}")?;
                 continue;

@@ -629,6 +629,11 @@ fn write(facts: &StateFacts, instances: &[Instance], outputs: &[Output]) -> (Str
             .len(),
         deposed: instances.len() - current().count(),
         tainted: instances.iter().filter(|i| i.tainted).count(),
+        tainted_addresses: instances
+            .iter()
+            .filter(|i| i.tainted)
+            .map(|i| i.address.clone())
+            .collect(),
         outputs: outputs.len(),
         ..facts.clone()
     };

@@ -91,12 +91,20 @@ pub struct StateFacts {
     /// Instances marked tainted (Terraform replaces them at the next apply).
     #[serde(default)]
     pub tainted: usize,
+    /// The addresses of the tainted instances.
+    #[serde(default)]
+    pub tainted_addresses: Vec<String>,
     /// Root module outputs.
     #[serde(default)]
     pub outputs: usize,
 }
 
 impl StateFacts {
+    /// True when the instance at `address` is tainted.
+    pub fn is_tainted(&self, address: &str) -> bool {
+        self.tainted_addresses.iter().any(|a| a == address)
+    }
+
     /// The headline of a state, in place of a plan's sentence: `State: 4 resources in 2 modules
     /// (Terraform 1.9.5).` Never a verdict, never "No changes".
     pub fn sentence(&self) -> String {

@@ -242,6 +242,15 @@ pub fn DiffPanel() -> impl IntoView {
                 ),
             );
         }
+        if let crate::model::Source::State(f) = &doc.source
+            && f.is_tainted(&change.address)
+            && change.deposed.is_none()
+        {
+            facts.push((
+                "tainted",
+                "Tainted: Terraform will replace it at the next apply.".to_string(),
+            ));
+        }
         let (symbol, action_label) = if in_state {
             ("", "in the state")
         } else {

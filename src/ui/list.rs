@@ -457,6 +457,12 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
             if change.deposed.is_some() {
                 marks.push(("deposed", "deposed"));
             }
+            if let crate::model::Source::State(f) = &doc.source
+                && f.is_tainted(&change.address)
+                && change.deposed.is_none()
+            {
+                marks.push(("tainted", "tainted"));
+            }
             if matches!(row.source, crate::model::RowSource::Deferred(_)) {
                 marks.push(("deferred", "deferred"));
             }
