@@ -335,6 +335,30 @@ fn yaml_and_json_give_the_same_objects() {
 }
 
 #[test]
+fn yaml_turned_into_json_as_the_browser_does_opens_the_same() {
+    // The page's worker converts YAML with the lazily loaded part (`yaml_to_json`) before loading.
+    for name in ["terraforms.yaml", "plan-secret.yaml"] {
+        let yaml = String::from_utf8(kube_fixture(name)).unwrap();
+        let json = planlens::load::yaml::yaml_to_json(&yaml).unwrap();
+        match (
+            load_plan(json.into_bytes(), name),
+            load_plan(yaml.into_bytes(), name),
+        ) {
+            (Ok(a), Ok(b)) => assert_eq!(rows(&a), rows(&b), "{name}"),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{name}"),
+            (a, b) => panic!("{name}: {:?} vs {:?}", a.map(|d| d.name), b.map(|d| d.name)),
+        }
+    }
+    let yaml = String::from_utf8(kube_fixture("terraforms.yaml")).unwrap();
+    let json = planlens::load::yaml::yaml_to_json(&yaml).unwrap();
+    let err = load_plan(json.into_bytes(), "terraforms.yaml").unwrap_err();
+    assert!(
+        matches!(&err, LoadError::Workspaces { ids, .. } if ids.len() == 16),
+        "{err:?}"
+    );
+}
+
+#[test]
 fn pasted_yaml_opens_too() {
     let text = String::from_utf8(kube_fixture("plan-secret.yaml")).unwrap();
     let doc = load_plan_text(text, "pasted").unwrap();

@@ -91,7 +91,9 @@ fn top_level_key(line: &str) -> Option<&str> {
 }
 
 /// Reads YAML and writes the same data as JSON text: one document as itself, several (separated
-/// by `---`) as a JSON array of them; empty documents are left out. Mapping keys that are numbers
+/// by `---`) as a Kubernetes `List` of them when every one is a Kubernetes object (has
+/// `apiVersion` and `kind`: what `kubectl get` prints is then read like its `-o json`), else as a
+/// JSON array; empty documents are left out. Mapping keys that are numbers
 /// or booleans become strings (JSON keys are strings); infinite and NaN floats, which JSON cannot
 /// write, become strings too. Aliases are expanded (with the parser's limit against alias bombs);
 /// duplicate keys are an error, as the YAML specification says.
@@ -119,6 +121,12 @@ pub fn yaml_to_json(text: &str) -> Result<String, YamlError> {
             });
         }
         1 => values.pop().unwrap_or_default(),
+        _ if values
+            .iter()
+            .all(|v| v.get("apiVersion").is_some() && v.get("kind").is_some()) =>
+        {
+            serde_json::json!({"apiVersion": "v1", "kind": "List", "items": values})
+        }
         _ => serde_json::Value::Array(values),
     };
     Ok(json.to_string())
@@ -232,6 +240,13 @@ mod tests {
         );
         let several = yaml_to_json("---\na: 1\n---\n---\nb: [true, null, 2.5, \"3\"]\n").unwrap();
         assert_eq!(several, r#"[{"a":1},{"b":[true,null,2.5,"3"]}]"#);
+        let objects =
+            yaml_to_json("---\napiVersion: v1\nkind: Secret\n---\napiVersion: v1\nkind: Pod\n")
+                .unwrap();
+        assert_eq!(
+            objects,
+            r#"{"apiVersion":"v1","items":[{"apiVersion":"v1","kind":"Secret"},{"apiVersion":"v1","kind":"Pod"}],"kind":"List"}"#
+        );
         let keys = yaml_to_json("1: a\ntrue: b\n").unwrap();
         assert_eq!(keys, r#"{"1":"a","true":"b"}"#);
     }
