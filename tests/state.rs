@@ -447,6 +447,30 @@ fn the_cli_prints_the_state_and_check_never_passes_it() {
         out.contains("\"aws_vpc.main\" -> \"aws_subnet.private[0]\""),
         "{out}"
     );
+    // Rego policies do not run on a state either: one that denies everything finds nothing.
+    let policy = std::env::temp_dir().join(format!("planlens-always-{}.rego", std::process::id()));
+    std::fs::write(
+        &policy,
+        "package main\n\ndeny contains msg if {\n\tmsg := \"always\"\n}\n",
+    )
+    .unwrap();
+    let policy = policy.to_str().unwrap();
+    let (code, out, _) = planlens(&[
+        "check",
+        "tests/fixtures/nested_modules.json",
+        "--policy",
+        policy,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 2, "the policy denies on a plan: {out}");
+    let (code, out, _) = planlens(&["check", path, "--policy", policy, "--format", "json"]);
+    assert_eq!(code, 3);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "not-a-plan");
+    assert_eq!(v["findings"], serde_json::json!([]));
+    assert_eq!(v["rules"], 0);
+    std::fs::remove_file(policy).ok();
     // Drift: a state cannot say, and never says "No drift".
     let (code, out, err) = planlens(&["drift", path]);
     assert_eq!(code, 3);

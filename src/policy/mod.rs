@@ -228,6 +228,11 @@ pub fn combine(
     findings: Vec<Finding>,
     rules_read: usize,
 ) -> Evaluation {
+    // A state is judged by nothing: no policy findings either (`Analysis::evaluate` runs no
+    // rules on it), so its evaluation stays empty and its verdict `NotAPlan`.
+    if evaluation.planning.is_state() {
+        return evaluation;
+    }
     evaluation.findings.extend(findings);
     evaluation
         .findings
