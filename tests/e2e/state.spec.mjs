@@ -58,6 +58,8 @@ for (const [device, viewport] of [
         /^module\.app\["green"\]\s*1$/,
         /^module\.db\s*2$/,
       ]);
+      await expect(rowByAddress(page, 'module.app["green"].aws_instance.web')).toContainText("tainted");
+      await expect(rowByAddress(page, 'module.app["blue"].aws_instance.web').last()).toContainText("deposed");
       await expect(page.getByTestId("show-no-ops")).toBeHidden();
       await expect(page.locator("[data-testid^=filter-no-op]")).toHaveCount(0);
 
@@ -81,6 +83,9 @@ for (const [device, viewport] of [
       await rowByAddress(page, 'module.app["blue"].aws_instance.web').first().click();
       await expect(page.getByTestId("diff-tree")).toContainText("deploy_token = (sensitive value)");
       await expect(page.getByTestId("diff-tree")).toContainText('Name = "web-blue"');
+      await closeDetail(page);
+      await rowByAddress(page, 'module.app["green"].aws_instance.web').click();
+      await expect(page.getByTestId("fact-tainted")).toHaveText("Tainted: Terraform will replace it at the next apply.");
       await closeDetail(page);
 
       // The graph: the recorded dependencies, every resource drawn.
