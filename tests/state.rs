@@ -546,3 +546,32 @@ fn a_real_state_reads_the_same_raw_and_shown() {
     assert!(foo.sensitive);
     assert_eq!(foo.diff.unwrap().after, Side::Sensitive);
 }
+
+#[test]
+fn edited_states_never_panic_and_bad_shapes_say_so() {
+    for text in [
+        r#"{"version":4,"lineage":"x","resources":[{"instances":null}]}"#,
+        r#"{"version":4,"lineage":"x","resources":[{"type":"a","name":"b","instances":[{"attributes":5,"sensitive_attributes":[[{"type":"index","value":{"value":-1}}],7,{"a":1}],"index_key":true}]}]}"#,
+        r#"{"version":4,"lineage":"x","resources":[{"module":"module.a[","type":"a","name":"b","mode":"other","instances":[{"attributes":{"x":1}}]}]}"#,
+        r#"{"format_version":"1.0","values":{"root_module":{"resources":[{"address":"","type":"t","name":"n","values":[1,2]}],"child_modules":[{"address":"module.m","resources":[{"address":"x.y","index":{"a":1}}]}]}}}"#,
+    ] {
+        let doc =
+            load_plan_text(text.into(), "edited.tfstate").unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(doc.source.is_state(), "{text}");
+        for row in &doc.rows {
+            let _ = diff_change(&doc.change(row).change);
+        }
+        let _ = DepGraph::build(&doc);
+        assert!(!addresses(&doc).iter().any(String::is_empty), "{text}");
+    }
+    let err = load_plan_text(
+        r#"{"version":4,"lineage":"x","resources":"x"}"#.into(),
+        "bad.tfstate",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("This looks like a Terraform state, but it does not have that format's shape: invalid type"),
+        "{err}"
+    );
+}

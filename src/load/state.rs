@@ -484,26 +484,33 @@ fn read_shown(text: &str) -> Result<Read<'_>, LoadError> {
                 for r in m.resources.unwrap_or_default() {
                     // Terraform 0.12 wrote child modules' addresses relative to the module and
                     // the instance key apart.
+                    let mode = match r.mode.as_deref() {
+                        Some("data") => "data",
+                        _ => "managed",
+                    };
+                    // An edited file without an address: it is made from the parts, as a raw
+                    // state's is.
+                    let own = if r.address.is_empty() {
+                        let data = if mode == "data" { "data." } else { "" };
+                        format!("{data}{}.{}", r.resource_type, r.name)
+                    } else {
+                        r.address
+                    };
                     let mut address = match module.as_str() {
-                        "" => r.address,
-                        m if r
-                            .address
+                        "" => own,
+                        m if own
                             .strip_prefix(m)
                             .is_some_and(|rest| rest.starts_with('.')) =>
                         {
-                            r.address
+                            own
                         }
-                        m => format!("{m}.{}", r.address),
+                        m => format!("{m}.{own}"),
                     };
                     if let Some(index) = r.index.as_ref().filter(|i| !i.is_null())
                         && !address.ends_with(']')
                     {
                         address.push_str(&format!("[{index}]"));
                     }
-                    let mode = match r.mode.as_deref() {
-                        Some("data") => "data",
-                        _ => "managed",
-                    };
                     instances.push(Instance {
                         address,
                         module: module.clone(),
