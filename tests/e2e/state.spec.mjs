@@ -4,7 +4,8 @@
 // actions; a resource's detail shows its attributes, not a before → after, with a secret masked
 // (marked by the state, and one only named like a secret); the graph is the recorded
 // dependencies; the Rules tab says no rule ran; outputs are listed with the sensitive one masked.
-// The fixture is tests/fixtures/states/modules.tfstate (see the README there).
+// A reload reopens it as a state. The fixture is tests/fixtures/states/modules.tfstate (see the
+// README there).
 import { join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";
 import { gotoApp, openPlan, closeDetail } from "./helpers.mjs";
@@ -114,6 +115,11 @@ for (const [device, viewport] of [
       await expect(outputs.filter({ hasText: "db_admin_password" })).toContainText("(sensitive value)");
       await expect(outputs.filter({ hasText: "vpc_id" })).toContainText("vpc-0a1b2c3d4e5f60718");
       await expectNoVerdict(page, "outputs");
+
+      // A reload reopens the state as a state (the kept file goes through the same reader).
+      await page.reload();
+      await expect(page.getByTestId("plan-summary")).toHaveText("State: 9 resources in 4 modules (Terraform 1.9.5).");
+      await expectNoVerdict(page, "after a reload");
     });
   });
 }
