@@ -283,6 +283,19 @@ fn a_policy_opa_refuses_is_reported_before_any_rule_runs_with_file_line_and_colu
     .expect_err("refused");
     assert_eq!(errors[0].code, "rego_parse_error");
     assert_eq!((errors[0].line, errors[0].column), (5, 19));
+    // Two values for one rule: no verdict either, in OPA's words.
+    let errors = policy::evaluate(
+        &one_file("refused/conflict.rego"),
+        &doc,
+        &labels("prod"),
+        &Options::default(),
+    )
+    .expect_err("refused");
+    assert_eq!(
+        errors[0].to_string(),
+        "tests/fixtures/policies/refused/conflict.rego:8:1: eval_conflict_error: complete rules \
+         must not produce multiple outputs"
+    );
     // An OPA builtin the engine is built without says so.
     let semver = PolicyFile::new(
         "semver.rego",
@@ -362,6 +375,38 @@ fn the_engine_seam_takes_and_gives_json() {
     assert_eq!(policy::findings(&outcome, &doc).len(), 5);
     let errors = policy::read_answer(&engine::run_json(&request, &[])).unwrap_err();
     assert_eq!(errors[0].message, "0 input texts for 1 groups");
+}
+
+#[test]
+fn the_engine_reads_only_the_plan_keys_a_policy_can_name() {
+    let doc = guardrails();
+    let keys = |files: Vec<PolicyFile>| {
+        policy::evaluate(&files, &doc, &labels("staging"), &Options::default())
+            .unwrap()
+            .0
+            .plan_keys
+    };
+    let only = |k: &[&str]| Some(k.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    // `input.terraform.resource_changes`, `tfplan.resource_changes` through an import alias.
+    assert_eq!(
+        keys(policy_files("spacelift_v1")),
+        [only(&["resource_changes"])]
+    );
+    assert_eq!(keys(policy_files("scalr")), [only(&["resource_changes"])]);
+    assert_eq!(
+        keys(policy_files("conftest_v0")),
+        [only(&["resource_changes", "variables"])]
+    );
+    // `object.get(input, …)` reads the input as a whole: nothing is cut, for any group.
+    assert_eq!(keys(policy_files("conftest_v1")), [None, None]);
+    let dynamic = PolicyFile::new(
+        "dynamic.rego",
+        "package main\nimport rego.v1\nwarn contains k if { some k in [\"relevant_attributes\"]; input[k] }\n",
+    );
+    let (outcome, found) =
+        policy::evaluate(&[dynamic], &doc, &labels("staging"), &Options::default()).unwrap();
+    assert_eq!(outcome.plan_keys, [None]);
+    assert_eq!(found.len(), 1);
 }
 
 #[test]

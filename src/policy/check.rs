@@ -447,7 +447,7 @@ fn query_vars(query: &Query, out: &mut HashSet<String>) {
 
 /// Calls `f` on each direct sub-expression of `expr` (not on comprehension queries, nor on a
 /// call's function name or a field name).
-fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(super) fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     match expr {
         Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|e| f(e)),
         Expr::Object { fields, .. } => {

@@ -56,6 +56,10 @@ pub struct Outcome {
     pub rules_read: usize,
     /// Test results ([`verify`] only).
     pub tests: Vec<TestResult>,
+    /// For each group, the plan's top-level keys its input was cut down to (the only ones a
+    /// policy can name, `super::reads`); `None`: the whole plan.
+    #[serde(default)]
+    pub plan_keys: Vec<Option<Vec<String>>>,
     /// Where the time went, when a clock is registered ([`use_clock`]; natively always).
     #[serde(default)]
     pub timings: Option<Timings>,
@@ -147,9 +151,20 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
         mark = now;
     };
     for (g, (group, input)) in request.groups.iter().zip(inputs).enumerate() {
+        let keys = loaded
+            .input_paths
+            .as_ref()
+            .and_then(|paths| super::reads::plan_keys(group.shape, paths));
+        let pruned = keys
+            .as_ref()
+            .and_then(|keys| super::reads::pruned(input, group.shape, keys));
+        outcome.plan_keys.push(
+            keys.filter(|_| pruned.is_some())
+                .map(|k| k.into_iter().collect()),
+        );
         loaded
             .engine
-            .set_input_json(input)
+            .set_input_json(pruned.as_deref().unwrap_or(input))
             .map_err(|e| vec![PolicyError::general(format!("the input is not JSON: {e}"))])?;
         lap(&mut timings.input_ms);
         let mut read = BTreeSet::new();
@@ -286,6 +301,8 @@ struct Loaded {
     engine: Engine,
     files: Vec<FileReport>,
     rules: Vec<Declared>,
+    /// The static paths under `input` the policies read (`None`: the whole input).
+    input_paths: Option<Vec<Vec<String>>>,
     time_limit: Option<Duration>,
     started: Option<Duration>,
 }
@@ -316,6 +333,7 @@ impl Loaded {
             return Err(errors);
         }
         let rules = declared(&modules);
+        let input_paths = super::reads::input_paths(&modules);
         // Preparing (the engine's own analysis and schedule) may refuse a policy too.
         engine
             .eval_query("true".to_string(), false)
@@ -326,6 +344,7 @@ impl Loaded {
             engine,
             files,
             rules,
+            input_paths,
             time_limit,
             started,
         })

@@ -73,7 +73,11 @@ pub(super) fn from_engine(error: &impl std::fmt::Display, code: &str) -> PolicyE
             message = Some(m.trim().to_string());
         }
     }
-    let message = message.unwrap_or_else(|| text.trim().to_string());
+    let mut message = message.unwrap_or_else(|| text.trim().to_string());
+    // Two values for one complete rule: OPA's words (the engine names the other rule instead).
+    if message.contains("conflicts with rule") || message.contains("multiple outputs") {
+        message = "complete rules must not produce multiple outputs".to_string();
+    }
     let code = if code == "rego_parse_error" {
         code
     } else if message.contains("is unsafe") {
