@@ -4,7 +4,8 @@
 // actions; a resource's detail shows its attributes, not a before → after, with a secret masked
 // (marked by the state, and one only named like a secret); the graph is the recorded
 // dependencies; the Rules tab says no rule ran; outputs are listed with the sensitive one masked.
-// A reload reopens it as a state. The fixture is tests/fixtures/states/modules.tfstate (see the
+// A reload, the full link and the redacted link reopen it as a state, and the PR comment has no
+// verdict. The fixture is tests/fixtures/states/modules.tfstate (see the
 // README there).
 import { join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";
@@ -123,3 +124,39 @@ for (const [device, viewport] of [
     });
   });
 }
+
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) test.describe(`A state's share links and comment (${device})`, () => {
+  test.use({ viewport });
+
+  test("the full link reopens the state as a state without its secrets; the comment has no verdict", async ({ page }) => {
+    await gotoApp(page);
+    await openPlan(page, STATE);
+    await page.getByTestId("share").click();
+    const dialog = page.getByTestId("share-dialog");
+    await expect(dialog.getByTestId("share-full-link")).toBeVisible();
+    const markdown = await dialog.getByTestId("share-markdown-text").inputValue();
+    expect(markdown).toMatch(/^### Planlens: State: 9 resources in 4 modules \\\(Terraform 1\.9\.5\\\)\./);
+    expect(markdown).toContain("**No verdict**");
+    expect(markdown).not.toContain("Verdict");
+    for (const s of SECRETS) expect(markdown).not.toContain(s);
+    const full = await dialog.getByTestId("share-full-link").inputValue();
+    const redacted = await dialog.getByTestId("share-redacted-link").inputValue();
+    for (const [what, link] of [["redacted link", redacted], ["full link", full]]) {
+      // A fresh page for each link, as whoever receives it opens it.
+      const other = await page.context().newPage();
+      await other.goto(link);
+      await expect(other.getByTestId("plan-summary")).toHaveText("State: 9 resources in 4 modules (Terraform 1.9.5).");
+      await expectNoVerdict(other, what);
+      if (what === "full link") {
+        // The full link still shows attributes, with the secret masked.
+        await rowByAddress(other, "module.db.aws_db_instance.main").click();
+        await expect(other.getByTestId("diff-tree")).toContainText("password = (sensitive value)");
+        await expect(other.getByTestId("diff-tree")).toContainText('engine = "postgres"');
+      }
+      await other.close();
+    }
+  });
+});
