@@ -57,6 +57,11 @@ fn reply(id: f64, mut response: Response) {
         Response::Opened(index) => Some(std::mem::take(&mut index.plan)),
         _ => None,
     };
+    // The Rego engine's inputs (the plan's text, megabytes) go as bytes too.
+    let inputs = match &mut response {
+        Response::PolicyInputs { inputs, .. } => std::mem::take(inputs),
+        _ => Vec::new(),
+    };
     let started = js_sys::Date::now();
     let json = serde_json::to_string(&response).unwrap_or_default();
     let message = Object::new();
@@ -67,7 +72,15 @@ fn reply(id: f64, mut response: Response) {
     set("kind", &"done".into());
     let Some(plan) = plan else {
         set("response", &json.into());
-        let _ = scope().post_message(&message);
+        let buffers = js_sys::Array::new();
+        let arrays = js_sys::Array::new();
+        for input in &inputs {
+            let bytes = js_sys::Uint8Array::from(input.as_bytes());
+            buffers.push(&bytes.buffer());
+            arrays.push(&bytes);
+        }
+        set("inputs", &arrays);
+        let _ = scope().post_message_with_transfer(&message, &buffers);
         return;
     };
     let json = js_sys::Uint8Array::from(json.as_bytes());

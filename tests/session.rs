@@ -182,6 +182,7 @@ message = "{address} is deleted"
     match session.answer(Request::Evaluate {
         rules: Some(rules.to_string()),
         labels: BTreeMap::new(),
+        policies: None,
     }) {
         Response::Evaluation(Ok(e)) => assert_eq!(e, expected),
         other => panic!("{other:?}"),
@@ -189,6 +190,7 @@ message = "{address} is deleted"
     match session.answer(Request::Evaluate {
         rules: Some("[[rule]]\nid = 3".to_string()),
         labels: BTreeMap::new(),
+        policies: None,
     }) {
         Response::Evaluation(Err(message)) => assert!(message.contains("line"), "{message}"),
         other => panic!("{other:?}"),
@@ -208,6 +210,7 @@ fn share_links_are_made_by_the_session_as_the_core_makes_them() {
         rules: None,
         labels: BTreeMap::new(),
         by_address: None,
+        policies: None,
     }) {
         Response::Share {
             full,
@@ -253,6 +256,7 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
         rules: None,
         labels: BTreeMap::new(),
         by_address: None,
+        policies: None,
     }) else {
         panic!("no links");
     };
@@ -271,4 +275,151 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
         link.answer(Request::Diff { row: 0 }),
         Response::Diff(None)
     ));
+}
+
+/// Rego policies as the browser runs them: the session prepares the engine's request and inputs,
+/// the engine (the lazily loaded part; here called natively) answers, and the session's
+/// evaluation with that answer is the CLI's (`policy::evaluate` then `policy::judge`).
+#[test]
+fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
+    use planlens::policy::{self, PolicyFile};
+    let bytes = common::own_fixture("blast_radius.json");
+    let mut session = Session::open_bytes(bytes, &options("blast_radius.json")).unwrap();
+    let policies = vec![PolicyFile::new(
+        "deny_delete.rego",
+        "package main\n\ndeny contains msg if {\n  some rc in input.resource_changes\n  \"delete\" in rc.change.actions\n  msg := sprintf(\"%s is deleted\", [rc.address])\n}\n",
+    )];
+    let labels = BTreeMap::from([("environment".to_string(), "prod".to_string())]);
+    let Response::PolicyInputs {
+        request,
+        inputs,
+        shapes,
+    } = session.answer(Request::PolicyInputs {
+        policies: policies.clone(),
+        labels: labels.clone(),
+        namespaces: Vec::new(),
+        shape: None,
+    })
+    else {
+        panic!("no inputs");
+    };
+    assert_eq!(shapes, vec![Some(policy::Shape::Conftest)]);
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let answer = policy::engine::run_json(&request, &inputs);
+    let Response::Evaluation(Ok(evaluation)) = session.answer(Request::Evaluate {
+        rules: None,
+        labels: labels.clone(),
+        policies: Some(answer.clone()),
+    }) else {
+        panic!("no evaluation");
+    };
+    let doc = session.document();
+    let (outcome, _) =
+        policy::evaluate(&policies, doc, &labels, &policy::Options::default()).unwrap();
+    let expected = policy::judge(
+        Analysis::of(doc).evaluate(doc, &RuleSet::builtin(), &labels),
+        &outcome,
+        doc,
+    );
+    assert_eq!(evaluation, expected);
+    let ours: Vec<_> = (evaluation.findings.iter())
+        .filter(|f| f.rule_id == "data.main.deny")
+        .collect();
+    assert!(!ours.is_empty() && ours.iter().all(|f| f.resource.is_some()));
+
+    // The share dialog's redacted link carries the policies' findings (their verdict is the
+    // page's) without their messages, which may hold values.
+    let Response::Share { redacted, .. } = session.answer(Request::Share {
+        base: "https://example.github.io/planlens/".to_string(),
+        view: Box::default(),
+        rules: None,
+        labels: labels.clone(),
+        by_address: None,
+        policies: Some(answer),
+    }) else {
+        panic!("no links");
+    };
+    let fragment =
+        planlens::load::fragment::Fragment::parse(&redacted[redacted.find('#').unwrap()..]);
+    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
+    let link = Session::open_text(text, &options("blast_radius.json")).unwrap();
+    let carried = link.index(None, &BTreeMap::new()).carried;
+    let in_link: Vec<_> = (carried.findings.iter())
+        .filter(|f| f.rule_id == "data.main.deny")
+        .collect();
+    assert_eq!(in_link.len(), ours.len());
+    assert!(in_link.iter().all(|f| !f.message.contains(" is deleted")));
+    assert_eq!(carried.verdict, evaluation.verdict);
+}
+
+/// A policy that does not compile gives no evaluation (no verdict), with the file and line.
+#[test]
+fn a_policy_that_does_not_compile_gives_errors_and_no_evaluation() {
+    use planlens::policy::{self, PolicyFile};
+    let bytes = common::own_fixture("blast_radius.json");
+    let mut session = Session::open_bytes(bytes, &options("blast_radius.json")).unwrap();
+    let policies = vec![PolicyFile::new(
+        "unsafe.rego",
+        "package main\n\ndeny contains msg if {\n  not startswith(x, \"a\")\n  msg := \"m\"\n}\n",
+    )];
+    let Response::PolicyInputs {
+        request, inputs, ..
+    } = session.answer(Request::PolicyInputs {
+        policies,
+        labels: BTreeMap::new(),
+        namespaces: Vec::new(),
+        shape: None,
+    })
+    else {
+        panic!("no inputs");
+    };
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let answer = policy::engine::run_json(&request, &inputs);
+    match session.answer(Request::Evaluate {
+        rules: None,
+        labels: BTreeMap::new(),
+        policies: Some(answer),
+    }) {
+        Response::Evaluation(Err(message)) => {
+            assert!(message.contains("unsafe.rego:4"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Policies never run on a state (it is not a plan) nor on a redacted link (no values).
+#[test]
+fn policies_are_not_run_on_a_state_or_a_redacted_link() {
+    use planlens::policy::PolicyFile;
+    let ask = |session: &mut Session| {
+        session.answer(Request::PolicyInputs {
+            policies: vec![PolicyFile::new("p.rego", "package main\n")],
+            labels: BTreeMap::new(),
+            namespaces: Vec::new(),
+            shape: None,
+        })
+    };
+    let mut state =
+        Session::open_bytes(common::own_fixture("state.json"), &options("state.json")).unwrap();
+    assert!(matches!(ask(&mut state), Response::Failed(m) if m.contains("state")));
+    let mut plan = Session::open_bytes(
+        common::own_fixture("drift_effects.json"),
+        &options("d.json"),
+    )
+    .unwrap();
+    let Response::Share { redacted, .. } = plan.answer(Request::Share {
+        base: "https://example.github.io/planlens/".to_string(),
+        view: Box::default(),
+        rules: None,
+        labels: BTreeMap::new(),
+        by_address: None,
+        policies: None,
+    }) else {
+        panic!("no links");
+    };
+    let fragment =
+        planlens::load::fragment::Fragment::parse(&redacted[redacted.find('#').unwrap()..]);
+    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
+    let mut link = Session::open_text(text, &options("d.json")).unwrap();
+    assert!(matches!(ask(&mut link), Response::Failed(m) if m.contains("redacted")));
 }

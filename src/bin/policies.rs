@@ -155,8 +155,7 @@ pub fn apply(
             );
         }
     }
-    let findings = policy::findings(&outcome, doc);
-    Ok(policy::combine(evaluation, findings, outcome.rules_read))
+    Ok(policy::judge(evaluation, &outcome, doc))
 }
 
 /// `planlens check --verify --policy …`: every `test_` rule, PASS or FAIL; exit 0 when all pass,

@@ -243,6 +243,36 @@ pub fn combine(
     evaluation
 }
 
+/// The id of the plan-level finding [`judge`] adds when the policies' input lacked values.
+pub const PARTIAL_INPUT_RULE: &str = "planlens.policy_input_partial";
+
+/// `evaluation` with an engine outcome's findings on `doc` added ([`findings`], [`combine`]) —
+/// what the CLI and the browser's session both call. When the document does not hold every value
+/// (a plan read from text, a plan log), a policy may have found nothing only because a value was
+/// missing from its input: a plan-level warning says so, so the verdict is never a plain pass.
+pub fn judge(evaluation: Evaluation, outcome: &Outcome, doc: &Document) -> Evaluation {
+    combine(evaluation, all_findings(outcome, doc), outcome.rules_read)
+}
+
+/// What [`judge`] adds: [`findings`], and the warning that the input lacked values when it did.
+pub fn all_findings(outcome: &Outcome, doc: &Document) -> Vec<Finding> {
+    let mut found = findings(outcome, doc);
+    if !doc.source.values_complete() {
+        found.push(Finding {
+            rule_id: PARTIAL_INPUT_RULE.to_string(),
+            severity: RuleSeverity::Warn,
+            message: format!(
+                "The Rego policies read a {} that does not hold every value: a policy may have \
+                 found nothing because a value it reads was missing. Check the plan's JSON \
+                 (terraform show -json) for a verdict.",
+                doc.source.kind()
+            ),
+            resource: None,
+        });
+    }
+    found
+}
+
 /// Everything in one call, natively: shapes, inputs, the engine and findings.
 pub fn evaluate(
     policies: &[PolicyFile],

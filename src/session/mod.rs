@@ -23,8 +23,10 @@ use crate::model::findings::Evaluation;
 use crate::model::mask::Mask;
 use crate::model::redaction::{Carrier, Redaction};
 use crate::outputs::output_rows;
+use crate::policy::{PolicyFile, Shape};
 use crate::rules::RuleSet;
 use crate::share::markdown::{self, choose_link};
+use crate::share::redacted::PolicyFindings;
 
 pub use index::Analyses;
 
@@ -122,10 +124,24 @@ pub enum Request {
     Diff { row: u32 },
     /// The diff of drift entry `entry` (`resource_drift[entry]`).
     DriftDiff { entry: u32 },
-    /// The findings of `rules` (TOML; `None` for the built-in pack) with `labels`.
+    /// The findings of `rules` (TOML; `None` for the built-in pack) with `labels`, and of the
+    /// Rego policies whose engine answer (`policy::engine::answer_json`) is `policies`.
     Evaluate {
         rules: Option<String>,
         labels: BTreeMap<String, String>,
+        #[serde(default)]
+        policies: Option<String>,
+    },
+    /// What the Rego engine needs to evaluate `policies` on this plan: its request and one input
+    /// text per shape in use (`policy::prepare`). The engine itself is a lazily loaded part of
+    /// the app running in a worker of its own.
+    PolicyInputs {
+        policies: Vec<PolicyFile>,
+        labels: BTreeMap<String, String>,
+        /// conftest namespaces; empty: `main`.
+        namespaces: Vec<String>,
+        /// One shape for every file instead of each file's own.
+        shape: Option<Shape>,
     },
     /// The share links and the PR comment for `view` at `base`.
     Share {
@@ -135,6 +151,9 @@ pub enum Request {
         labels: BTreeMap<String, String>,
         /// A link that fetches the plan from where it was fetched (`?url=`), for the comment.
         by_address: Option<String>,
+        /// The Rego engine's answer for the policies in use, if any (as in `Evaluate`).
+        #[serde(default)]
+        policies: Option<String>,
     },
     /// Open the same text again with another mask (the rest of `options` as before).
     Remask(Box<OpenOptions>),
@@ -157,6 +176,15 @@ pub enum Response {
     },
     /// The plan opened (again).
     Opened(Box<Index>),
+    /// The Rego engine's request (JSON text of `policy::engine::Request`), each policy file's
+    /// shape (`None` for a test file) and the input texts. (The worker sends the inputs as bytes
+    /// beside the answer's JSON.)
+    PolicyInputs {
+        request: String,
+        shapes: Vec<Option<Shape>>,
+        #[serde(default)]
+        inputs: Vec<String>,
+    },
     /// It could not be opened: the message says why.
     Failed(String),
 }
@@ -249,6 +277,71 @@ impl Session {
         Ok(self.analysis.evaluate(&self.doc, &rules, labels))
     }
 
+    /// `evaluation` with the findings of the Rego engine's `answer` (`None`: no policies). An
+    /// answer with errors (a policy that does not compile, the time limit) gives no evaluation
+    /// at all: the errors, each with its file, line and column.
+    fn with_policies(
+        &self,
+        evaluation: Evaluation,
+        answer: Option<&str>,
+    ) -> Result<Evaluation, String> {
+        let Some(answer) = answer else {
+            return Ok(evaluation);
+        };
+        match crate::policy::read_answer(answer) {
+            Ok(outcome) => Ok(crate::policy::judge(evaluation, &outcome, &self.doc)),
+            Err(errors) => Err(errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")),
+        }
+    }
+
+    /// The Rego engine's request and inputs for `policies` on this plan, or why they cannot run.
+    fn policy_inputs(
+        &self,
+        policies: &[PolicyFile],
+        labels: &BTreeMap<String, String>,
+        namespaces: Vec<String>,
+        shape: Option<Shape>,
+    ) -> Response {
+        let doc = &self.doc;
+        if doc.source.is_state() {
+            return Response::Failed(
+                "This is a Terraform state, not a plan: Rego policies judge plans, so they are \
+                 not run on it."
+                    .to_string(),
+            );
+        }
+        if doc.redacted.is_some() {
+            return Response::Failed(
+                "A redacted link carries no attribute values, so Rego policies cannot run on it \
+                 (its findings are the ones it was shared with). Open the plan itself to run them."
+                    .to_string(),
+            );
+        }
+        let context = crate::policy::Context {
+            labels,
+            name: &doc.name,
+        };
+        let options = crate::policy::Options {
+            namespaces,
+            shape,
+            time_limit_ms: None,
+        };
+        let prepared = crate::policy::prepare(policies, doc.text(), &context, &options);
+        Response::PolicyInputs {
+            request: serde_json::to_string(&prepared.request).unwrap_or_default(),
+            shapes: prepared.shapes,
+            inputs: prepared
+                .inputs
+                .into_iter()
+                .map(|i| i.into_owned())
+                .collect(),
+        }
+    }
+
     /// Answers a request. `Remask` replaces the session's document.
     pub fn answer(&mut self, request: Request) -> Response {
         match request {
@@ -271,15 +364,27 @@ impl Session {
                         .map(|e| diff_change(&e.change)),
                 )
             }
-            Request::Evaluate { rules, labels } => {
-                Response::Evaluation(self.evaluate(rules.as_deref(), &labels))
-            }
+            Request::Evaluate {
+                rules,
+                labels,
+                policies,
+            } => Response::Evaluation(
+                self.evaluate(rules.as_deref(), &labels)
+                    .and_then(|evaluation| self.with_policies(evaluation, policies.as_deref())),
+            ),
+            Request::PolicyInputs {
+                policies,
+                labels,
+                namespaces,
+                shape,
+            } => self.policy_inputs(&policies, &labels, namespaces, shape),
             Request::Share {
                 base,
                 view,
                 rules,
                 labels,
                 by_address,
+                policies,
             } => {
                 let (rules, builtin_fallback) = match Session::rule_set(rules.as_deref()) {
                     Ok(rules) => (rules, false),
@@ -287,9 +392,27 @@ impl Session {
                 };
                 let doc = &self.doc;
                 let full = crate::share::full_link(&base, doc, &view);
-                let redacted =
-                    crate::share::redacted_link(&base, doc, &self.analysis, &rules, &labels, &view);
-                let evaluation = self.analysis.evaluate(doc, &rules, &labels);
+                // The policies' findings count in the redacted link and the comment as on the
+                // page. If their answer does not read (the Rules tab shows why), both say what
+                // the rules alone found.
+                let outcome = policies.and_then(|a| crate::policy::read_answer(&a).ok());
+                let policy_findings = outcome.as_ref().map(|o| PolicyFindings {
+                    findings: crate::policy::all_findings(o, doc),
+                    rules_read: o.rules_read,
+                });
+                let redacted = crate::share::redacted_link_with(
+                    &base,
+                    doc,
+                    &self.analysis,
+                    &rules,
+                    &labels,
+                    &view,
+                    policy_findings.as_ref(),
+                );
+                let mut evaluation = self.analysis.evaluate(doc, &rules, &labels);
+                if let Some(p) = policy_findings {
+                    evaluation = crate::policy::combine(evaluation, p.findings, p.rules_read);
+                }
                 let for_comment = markdown::full_link_for_comment(doc, full.clone());
                 let link = choose_link(for_comment, by_address, redacted.clone());
                 let markdown = markdown::summary(doc, &self.analysis, &evaluation, Some(&link));

@@ -106,11 +106,27 @@ pub fn redacted_link(
     labels: &BTreeMap<String, String>,
     view: &fragment::View,
 ) -> String {
+    redacted_link_with(base, doc, analysis, rules, labels, view, None)
+}
+
+/// [`redacted_link`] carrying Rego policies' findings beside the rules' (the browser's session,
+/// when policies are in use).
+pub fn redacted_link_with(
+    base: &str,
+    doc: &Document,
+    analysis: &Analysis,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+    view: &fragment::View,
+    policies: Option<&redacted::PolicyFindings>,
+) -> String {
     fragment::link(
         base,
         &fragment::Fragment {
             sample: None,
-            plan: Some(redacted_payload(doc, analysis, rules, labels)),
+            plan: Some(crate::load::link::encode(&redacted::write_with(
+                doc, analysis, rules, labels, policies,
+            ))),
             name: Some(doc.name.clone()),
             view: fragment::View {
                 rules: None,

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::analysis::Analysis;
 use crate::model::document::is_unchanged_drift;
+use crate::model::findings::Finding;
 use crate::model::redaction::{CHANGE_KEYS, DERIVED_KEYS, FORMAT, PLAN_KEYS, Payload, derived};
 use crate::model::{Document, Source};
 use crate::rules::{Input, RuleSet, evaluate_redacted};
@@ -25,10 +26,39 @@ pub fn write(
     rules: &RuleSet,
     labels: &BTreeMap<String, String>,
 ) -> String {
+    write_with(doc, analysis, rules, labels, None)
+}
+
+/// [`write`], the findings of Rego policies beside the rules' (their verdict is the page's).
+pub fn write_with(
+    doc: &Document,
+    analysis: &Analysis,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+    policies: Option<&PolicyFindings>,
+) -> String {
     if doc.redacted.is_some() {
         return doc.source_text().to_string();
     }
-    let evaluation = evaluate_redacted(&Input::from_document(doc, &analysis.drift), rules, labels);
+    let mut evaluation =
+        evaluate_redacted(&Input::from_document(doc, &analysis.drift), rules, labels);
+    if let Some(p) = policies {
+        // A policy's message is whatever text it wrote, values included, and cannot be redacted
+        // word by word: the link keeps each finding's rule, severity and resource (so its verdict
+        // is the page's) and says the message was left out.
+        let findings = p
+            .findings
+            .iter()
+            .map(|f| Finding {
+                message: format!(
+                    "{}: the policy's message is left out of a redacted link (it may hold values)",
+                    f.rule_id
+                ),
+                ..f.clone()
+            })
+            .collect();
+        evaluation = crate::policy::combine(evaluation, findings, p.rules_read);
+    }
     let payload = Payload {
         planlens_redacted: FORMAT,
         name: doc.name.clone(),
@@ -41,6 +71,15 @@ pub fn write(
         labels: labels.clone(),
     };
     serde_json::to_string(&payload).unwrap_or_default()
+}
+
+/// The Rego policies' findings on the plan and how many rules they read, for a redacted link.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyFindings {
+    /// Their findings (`policy::judge` makes the same).
+    pub findings: Vec<Finding>,
+    /// How many policy rules were read.
+    pub rules_read: usize,
 }
 
 /// The plan without values: changes keep what identifies them and their actions.

@@ -75,6 +75,8 @@ thread_local! {
     static SPARE: RefCell<Option<Conn>> = const { RefCell::new(None) };
     static PREPARING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    /// Lazily loaded parts running in workers of their own (the Rego engine), once started.
+    static PART_WORKERS: RefCell<HashMap<&'static str, Rc<Conn>>> = RefCell::new(HashMap::new());
 }
 
 fn next_id() -> u32 {
@@ -224,12 +226,27 @@ async fn start_worker(part: Option<&str>) -> Result<Conn, String> {
     // A worker that dies (out of memory, a panic) answers nothing more: every question still
     // waiting gets a message saying so, instead of waiting forever.
     let table = pending.clone();
+    let part = part.map(|p| -> &'static str {
+        PARTS
+            .into_iter()
+            .find(|known| *known == p)
+            .unwrap_or("unknown")
+    });
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
         let why = e
             .dyn_ref::<web_sys::ErrorEvent>()
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| "it stopped".to_string());
+        if let Some(part) = part {
+            // The next question starts the part again.
+            PART_WORKERS.with(|p| p.borrow_mut().remove(part));
+            fail_all(
+                &table,
+                format!("The {part} part of Planlens stopped ({why})."),
+            );
+            return;
+        }
         fail_all(
             &table,
             format!("The worker holding this plan failed ({why}): open the plan again."),
@@ -252,7 +269,7 @@ async fn call(
     pending: &Pending,
     message: Object,
     on: Option<OnProgress>,
-    transfer: Option<&JsValue>,
+    transfer: Option<&js_sys::Array>,
 ) -> Result<JsValue, String> {
     let id = next_id();
     let _ = Reflect::set(&message, &"id".into(), &JsValue::from(id));
@@ -260,7 +277,7 @@ async fn call(
         pending.borrow_mut().insert(id, (resolve, on.clone()));
     });
     let posted = match transfer {
-        Some(t) => worker.post_message_with_transfer(&message, &js_sys::Array::of1(t)),
+        Some(t) => worker.post_message_with_transfer(&message, t),
         None => worker.post_message(&message),
     };
     posted.map_err(js_error)?;
@@ -404,7 +421,7 @@ async fn open_in(
                 Input::Bytes(bytes) => {
                     let buffer = js_sys::Uint8Array::from(bytes.as_slice()).buffer();
                     let _ = Reflect::set(&message, &"bytes".into(), &buffer);
-                    transfer = Some(JsValue::from(buffer));
+                    transfer = Some(js_sys::Array::of1(&buffer));
                 }
                 Input::Text(text) => {
                     let _ = Reflect::set(&message, &"text".into(), &text.into());
@@ -531,5 +548,98 @@ pub async fn ask(request: Request) -> Result<Response, String> {
             let data = call(&worker, &pending, message, None, None).await?;
             decode(&data)
         }
+    }
+}
+
+/// Asks a lazily loaded part of the app that runs in a worker of its own (the Rego engine):
+/// `fields` are the message's (the part defines them), `transfer` the buffers handed over with
+/// it; the answer is the part's `answer` text. The part is fetched and started the first time
+/// (`on_loading` is called first, so the page can say so). A question not answered within
+/// `limit_ms` stops the part's worker — a runaway policy cannot be interrupted any other way —
+/// and fails with a message; the next question starts the part again.
+pub async fn ask_part(
+    name: &'static str,
+    fields: &[(&str, JsValue)],
+    transfer: &js_sys::Array,
+    limit_ms: i32,
+    on_loading: impl Fn(),
+) -> Result<String, String> {
+    let running = PART_WORKERS.with(|p| p.borrow().get(name).cloned());
+    let conn = match running {
+        Some(conn) => conn,
+        None => {
+            on_loading();
+            let conn = Rc::new(start_worker(Some(name)).await.map_err(|e| {
+                format!(
+                    "The {name} part of Planlens could not be loaded ({e}); reload the page to \
+                     try again."
+                )
+            })?);
+            PART_WORKERS.with(|p| p.borrow_mut().insert(name, conn.clone()));
+            conn
+        }
+    };
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
+    for (key, value) in fields {
+        let _ = Reflect::set(&message, &JsValue::from_str(key), value);
+    }
+    let pending = conn.pending.clone();
+    let timer = window().set_timeout_with_callback_and_timeout_and_arguments_0(
+        Closure::once_into_js(move || {
+            // Too long: stop the part where it is and answer the question with why.
+            if let Some(conn) = PART_WORKERS.with(|p| p.borrow_mut().remove(name)) {
+                conn.worker.terminate();
+            }
+            fail_all(
+                &pending,
+                format!(
+                    "Stopped after {} s without an answer: a policy may loop or be far too slow. \
+                     The engine was restarted.",
+                    limit_ms / 1000
+                ),
+            );
+        })
+        .unchecked_ref(),
+        limit_ms,
+    );
+    let data = call(&conn.worker, &conn.pending, message, None, Some(transfer)).await;
+    if let Ok(timer) = timer {
+        window().clear_timeout_with_handle(timer);
+    }
+    // The part answers `{id, kind: "done", answer}`; a stopped one is failed like a session.
+    let data = data?;
+    if let Some(answer) = get(&data, "answer").as_string() {
+        return Ok(answer);
+    }
+    match decode(&data)? {
+        Response::Failed(message) => Err(message),
+        _ => Err(format!("the {name} part gave no answer")),
+    }
+}
+
+/// What the Rego engine needs for `request` (a `Request::PolicyInputs`) from the open plan's
+/// session: the engine's request (JSON text), each file's shape, and the input texts as
+/// `Uint8Array`s of UTF-8, kept as they came so they can be handed on to the engine's worker.
+pub async fn policy_inputs(
+    request: Request,
+) -> Result<(String, Vec<Option<crate::policy::Shape>>, js_sys::Array), String> {
+    let (worker, pending) = CURRENT
+        .with(|c| match &*c.borrow() {
+            Some(Backend::Worker(conn)) => Some((conn.worker.clone(), conn.pending.clone())),
+            _ => None,
+        })
+        .ok_or("Rego policies need the plan's worker, and this page has none.")?;
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
+    let json = serde_json::to_string(&request).map_err(|e| e.to_string())?;
+    let _ = Reflect::set(&message, &"request".into(), &json.into());
+    let data = call(&worker, &pending, message, None, None).await?;
+    match decode(&data)? {
+        Response::PolicyInputs {
+            request, shapes, ..
+        } => Ok((request, shapes, js_sys::Array::from(&get(&data, "inputs")))),
+        Response::Failed(message) => Err(message),
+        _ => Err("the worker answered something else".to_string()),
     }
 }

@@ -68,8 +68,14 @@ pub fn App() -> impl IntoView {
             on:drop=move |ev: ev::DragEvent| {
                 ev.prevent_default();
                 dragging.set(false);
-                let file = ev.data_transfer().and_then(|dt| dt.files()).and_then(|f| f.get(0));
-                if let Some(file) = file {
+                let files = ev.data_transfer().and_then(|dt| dt.files());
+                // Rego policies dropped anywhere join the Rules tab's policies.
+                if let Some(files) = files.as_ref().filter(|f| rules::policies::all_policies(f)) {
+                    rules::policies::add_files(state.rules, files.clone());
+                    state.tab.set(Tab::Rules);
+                    return;
+                }
+                if let Some(file) = files.and_then(|f| f.get(0)) {
                     open::open_file(state, file);
                 }
             }

@@ -72,6 +72,7 @@ async fn prepare(state: AppState) -> Result<Prepared, String> {
         rules,
         labels: state.rules.labels(),
         by_address: by_address.clone(),
+        policies: state.rules.policy_answer.get_untracked(),
     };
     // Both links (and the comment) are made by one request, so both measures time all of it.
     mark("planlens:share-start");

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+pub mod policies;
 mod secret_names;
 mod state;
 
@@ -60,6 +61,14 @@ pub fn VerdictBadge() -> impl IntoView {
                 c.0.evaluation.planning.sentence(),
             ),
             (None, p) if p.0.is_err() => ("error", "rules have errors".to_string(), None),
+            (None, _)
+                if matches!(
+                    state.rules.policy_status.get(),
+                    state::PolicyStatus::Failed(_)
+                ) =>
+            {
+                ("error", "policies have errors".to_string(), None)
+            }
             (None, _) => return None,
         };
         let title = match planning {
@@ -184,6 +193,12 @@ pub fn RulesPanel() -> impl IntoView {
                     None => view! { <RuleEditor /> }.into_any(),
                 }}
             </div>
+            // Policies judge plans with their values: not a redacted link, not a state.
+            <Show when=move || {
+                !redacted() && !state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state()))
+            }>
+                <policies::Policies />
+            </Show>
             <Show when=move || !redacted()>
                 <secret_names::MaskSettings />
             </Show>

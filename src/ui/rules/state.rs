@@ -7,15 +7,54 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::load::link::LinkError;
 use crate::model::findings::Evaluation;
+use crate::policy::{PolicyFile, Shape};
 use crate::rules::{RuleError, RuleSet, RuleSeverity};
 use crate::ui::loaded::Loaded;
 use crate::ui::timing::{mark, measure, now};
 
 /// Where the user's rule file is kept in this browser.
 const STORAGE_KEY: &str = "planlens:rules";
+/// Where the user's Rego policies are kept in this browser (a JSON list of `{name, text}`).
+const POLICIES_KEY: &str = "planlens:policies";
+/// How long the Rego engine may take before its worker is stopped: the engine's own limit
+/// (`policy::DEFAULT_TIME_LIMIT_MS`) plus time to read a large plan into it.
+const POLICY_WORKER_LIMIT_MS: i32 = 20_000;
+
+/// Where the Rego policies stand for the open plan.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum PolicyStatus {
+    /// No policies, or no plan.
+    #[default]
+    Idle,
+    /// Fetching the Rego engine (the first time only).
+    LoadingEngine,
+    /// Evaluating.
+    Running,
+    /// Evaluated: how each file was read, and how long it took (ms).
+    Done {
+        files: Vec<PolicyFileReport>,
+        ms: f64,
+    },
+    /// The policies could not be evaluated (a compile error, the time limit, …): no verdict.
+    Failed(String),
+}
+
+/// How one policy file was read, for the Rules tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyFileReport {
+    /// The file's name.
+    pub name: String,
+    /// The input it was given (`None`: a test file, run only on request).
+    pub shape: Option<Shape>,
+    /// `v0` or `v1`.
+    pub syntax: &'static str,
+    /// Its package.
+    pub package: String,
+}
 
 /// The parsed rule file: a rule set, or every error found (then nothing is evaluated).
 #[derive(Clone)]
@@ -75,6 +114,16 @@ pub struct RulesState {
     /// Rules that came with a share link; used instead of the user's own (which stay stored,
     /// untouched) until the user decides.
     pub from_link: RwSignal<Option<LinkRules>>,
+    /// The user's Rego policies (kept in this browser's localStorage).
+    pub policies: RwSignal<Vec<PolicyFile>>,
+    /// One input shape for every policy instead of each file's own (`None`: from each package).
+    pub policy_shape: RwSignal<Option<Shape>>,
+    /// conftest namespaces, comma-separated ("" = `main`).
+    pub namespaces: RwSignal<String>,
+    /// Where the policies stand for the open plan.
+    pub policy_status: RwSignal<PolicyStatus>,
+    /// The Rego engine's last answer for the open plan (for share links and the comment).
+    pub policy_answer: RwSignal<Option<String>>,
 }
 
 /// A rule file that came with a share link.
@@ -105,6 +154,16 @@ impl RulesState {
         let text = RwSignal::new(stored);
         let environment = RwSignal::new(String::new());
         let from_link: RwSignal<Option<LinkRules>> = RwSignal::new(None);
+        let policies = RwSignal::new(
+            storage()
+                .and_then(|s| s.get_item(POLICIES_KEY).ok().flatten())
+                .and_then(|json| serde_json::from_str::<Vec<PolicyFile>>(&json).ok())
+                .unwrap_or_default(),
+        );
+        let policy_shape = RwSignal::new(None);
+        let namespaces = RwSignal::new(String::new());
+        let policy_status = RwSignal::new(PolicyStatus::Idle);
+        let policy_answer: RwSignal<Option<String>> = RwSignal::new(None);
         let parsed = Memo::new(move |_| {
             let parse = |t: &String| {
                 if t.trim().is_empty() {
@@ -133,6 +192,40 @@ impl RulesState {
             let rules = rule_text(from_link, text);
             let labels = environment.with(|e| labels_of(e));
             let plan = plan_key(&loaded);
+            let files = policies.get();
+            let asked = PolicyAsk {
+                shape: policy_shape.get(),
+                namespaces: namespaces.with(|n| namespace_list(n)),
+            };
+            policy_answer.set(None);
+            if !files.is_empty() {
+                if loaded.doc.source.is_state() {
+                    policy_status.set(PolicyStatus::Idle);
+                } else {
+                    leptos::task::spawn_local(async move {
+                        let start = now();
+                        mark("planlens:rules-start");
+                        let evaluation = evaluate_with_policies(
+                            rules,
+                            labels,
+                            files,
+                            asked,
+                            policy_status,
+                            policy_answer,
+                        )
+                        .await;
+                        measure("planlens:rules", "planlens:rules-start");
+                        answer.set(Some(Answer {
+                            plan,
+                            evaluation,
+                            ms: Some(now() - start),
+                        }));
+                    });
+                    return;
+                }
+            } else {
+                policy_status.set(PolicyStatus::Idle);
+            }
             let (first_rules, first_labels, first) = &loaded.first_evaluation;
             if *first_rules == rules && *first_labels == labels {
                 // What the session found when it opened the plan, with these rules and labels.
@@ -149,6 +242,7 @@ impl RulesState {
                 let evaluation = match crate::ui::backend::ask(crate::session::Request::Evaluate {
                     rules,
                     labels,
+                    policies: None,
                 })
                 .await
                 {
@@ -204,12 +298,27 @@ impl RulesState {
                 };
             }
         });
+        Effect::new(move |_| {
+            let json = policies.with(|p| serde_json::to_string(p).unwrap_or_default());
+            if let Some(s) = storage() {
+                let _ = if policies.with(Vec::is_empty) {
+                    s.remove_item(POLICIES_KEY)
+                } else {
+                    s.set_item(POLICIES_KEY, &json)
+                };
+            }
+        });
         RulesState {
             text,
             environment,
             parsed,
             checked,
             from_link,
+            policies,
+            policy_shape,
+            namespaces,
+            policy_status,
+            policy_answer,
         }
     }
 
@@ -254,6 +363,120 @@ impl RulesState {
                 .and_then(|c| c.0.worst.get(row).copied().flatten())
         })
     }
+}
+
+/// What the user chose for the policies as a whole.
+#[derive(Clone)]
+struct PolicyAsk {
+    shape: Option<Shape>,
+    namespaces: Vec<String>,
+}
+
+/// "a, b" → `["a", "b"]`.
+fn namespace_list(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The evaluation of the rules and of the Rego policies `files`: the session prepares the
+/// engine's inputs, the engine (a lazily loaded part, in its own worker) evaluates, and the
+/// session turns its answer into findings beside the rules'. `status` follows along.
+async fn evaluate_with_policies(
+    rules: Option<String>,
+    labels: BTreeMap<String, String>,
+    files: Vec<PolicyFile>,
+    asked: PolicyAsk,
+    status: RwSignal<PolicyStatus>,
+    kept: RwSignal<Option<String>>,
+) -> Result<Evaluation, String> {
+    use crate::session::{Request, Response};
+    let start = now();
+    status.set(PolicyStatus::Running);
+    let failed = |message: String| {
+        status.set(PolicyStatus::Failed(message.clone()));
+        Err(message)
+    };
+    let (request, shapes, inputs) = match crate::ui::backend::policy_inputs(Request::PolicyInputs {
+        policies: files,
+        labels: labels.clone(),
+        namespaces: asked.namespaces,
+        shape: asked.shape,
+    })
+    .await
+    {
+        Ok(prepared) => prepared,
+        Err(e) => return failed(e),
+    };
+    let buffers = js_sys::Array::new();
+    for input in inputs.iter() {
+        if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
+            buffers.push(&bytes.buffer());
+        }
+    }
+    let answer = crate::ui::backend::ask_part(
+        "rego",
+        &[
+            ("task", "run".into()),
+            ("request", request.into()),
+            ("inputs", inputs.into()),
+        ],
+        &buffers,
+        POLICY_WORKER_LIMIT_MS,
+        move || status.set(PolicyStatus::LoadingEngine),
+    )
+    .await;
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(e) => return failed(e),
+    };
+    // How each file was read, for the tab (the session reads the same answer for findings).
+    let reports = match crate::policy::read_answer(&answer) {
+        Ok(outcome) => outcome
+            .files
+            .iter()
+            .zip(&shapes)
+            .map(|(f, shape)| PolicyFileReport {
+                name: f.name.clone(),
+                shape: *shape,
+                syntax: f.syntax.key(),
+                package: f.package.clone(),
+            })
+            .collect(),
+        Err(errors) => {
+            return failed(
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
+        }
+    };
+    let evaluation = match crate::ui::backend::ask(Request::Evaluate {
+        rules,
+        labels,
+        policies: Some(answer.clone()),
+    })
+    .await
+    {
+        Ok(Response::Evaluation(e)) => e,
+        Ok(Response::Failed(e)) | Err(e) => Err(e),
+        Ok(_) => Err("the worker answered something else".to_string()),
+    };
+    match &evaluation {
+        Ok(_) => {
+            kept.set(Some(answer));
+            status.set(PolicyStatus::Done {
+                files: reports,
+                ms: now() - start,
+            })
+        }
+        Err(e) => status.set(PolicyStatus::Failed(e.clone())),
+    }
+    evaluation
 }
 
 /// The rule file in use: a link's, else the user's unless empty; `None` for the built-in pack.

@@ -1,0 +1,97 @@
+//! The Rego engine as a lazily loaded part of the browser app (`part-rego.js` and
+//! `part-rego_bg.wasm`, built by Trunk as a worker module, index.html): fetched the first time a
+//! policy is added, it runs in a worker of its own (`worker.js` starts it with `part_start`), so a
+//! runaway policy never blocks the page or the plan's worker, and the page can stop it
+//! (`ui::backend::ask_part`). The first-visit module never contains the engine. Natively this
+//! binary does nothing: the CLI calls `planlens::policy` itself.
+//!
+//! Messages: `{id, kind: "ask", task: "run" | "verify", request, inputs}` — `request` the JSON
+//! text of `policy::engine::Request`, `inputs` one `Uint8Array` of UTF-8 JSON per group — answered
+//! with `{id, kind: "done", answer}`, the JSON text of `policy::engine::answer_json`.
+
+#[cfg(target_arch = "wasm32")]
+mod part {
+    use std::time::Duration;
+
+    use js_sys::{Object, Reflect};
+    use planlens::policy::PolicyError;
+    use planlens::policy::engine::{self, Request};
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::*;
+
+    fn get(value: &JsValue, key: &str) -> JsValue {
+        Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// The worker's `performance.now()`, for the engine's time limit.
+    fn now() -> Option<Duration> {
+        let performance = get(&js_sys::global(), "performance");
+        let now = get(&performance, "now")
+            .dyn_into::<js_sys::Function>()
+            .ok()?;
+        let ms = now.call0(&performance).ok()?.as_f64()?;
+        Some(Duration::from_secs_f64(ms / 1000.0))
+    }
+
+    fn answer(data: &JsValue) -> String {
+        let request = match serde_json::from_str::<Request>(
+            &get(data, "request").as_string().unwrap_or_default(),
+        ) {
+            Ok(request) => request,
+            Err(e) => {
+                return engine::answer_json(Err(vec![PolicyError::general(format!(
+                    "bad request: {e}"
+                ))]));
+            }
+        };
+        if get(data, "task").as_string().as_deref() == Some("verify") {
+            return engine::answer_json(engine::verify(&request.policies, request.time_limit_ms));
+        }
+        let arrays = js_sys::Array::from(&get(data, "inputs"));
+        let mut inputs = Vec::with_capacity(arrays.length() as usize);
+        for array in arrays.iter() {
+            let bytes = js_sys::Uint8Array::new(&array).to_vec();
+            match String::from_utf8(bytes) {
+                Ok(text) => inputs.push(text),
+                Err(_) => {
+                    return engine::answer_json(Err(vec![PolicyError::general(
+                        "the plan given to the policies is not UTF-8 text",
+                    )]));
+                }
+            }
+        }
+        let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        engine::answer_json(engine::run(&request, &inputs))
+    }
+
+    /// Called by `worker.js` once this part is instantiated in its worker.
+    #[wasm_bindgen]
+    pub fn part_start() {
+        engine::use_clock(now);
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let data = e.data();
+                let message = Object::new();
+                let _ = Reflect::set(&message, &"id".into(), &get(&data, "id"));
+                let _ = Reflect::set(&message, &"kind".into(), &"done".into());
+                let _ = Reflect::set(&message, &"answer".into(), &answer(&data).into());
+                let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+                let _ = scope.post_message(&message);
+            });
+        scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        // The handler lives as long as the worker.
+        on_message.forget();
+        let ready = Object::new();
+        let _ = Reflect::set(&ready, &"kind".into(), &"ready".into());
+        let _ = scope.post_message(&ready);
+    }
+}
+
+fn main() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        eprintln!("part-rego is a part of the browser app, built by Trunk (see index.html).");
+        std::process::exit(64);
+    }
+}
