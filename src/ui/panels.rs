@@ -69,9 +69,14 @@ pub fn ChecksPanel() -> impl IntoView {
     move || {
         let loaded = state.loaded.get()?;
         if loaded.checks.is_empty() {
+            // A state's own check_results (of its last apply) are not read: say so, not "none".
+            let text = if loaded.doc.source.is_state() {
+                "Planlens does not show a state's check results (check_results of its last apply)."
+            } else {
+                "This plan has no check results (check blocks, preconditions or postconditions)."
+            };
             return Some(
-                view! { <p class="panel-empty">"This plan has no check results (check blocks, preconditions or postconditions)."</p> }
-                    .into_any(),
+                view! { <p class="panel-empty" data-testid="checks-empty">{text}</p> }.into_any(),
             );
         }
         Some(

@@ -117,6 +117,10 @@ for (const [device, viewport] of [
       await expect(outputs.filter({ hasText: "vpc_id" })).toContainText("vpc-0a1b2c3d4e5f60718");
       await expectNoVerdict(page, "outputs");
 
+      // Checks: not read from a state, and the tab says so rather than "none".
+      await page.getByTestId("tab-checks").click();
+      await expect(page.getByTestId("checks-empty")).toHaveText("Planlens does not show a state's check results (check_results of its last apply).");
+
       // A reload reopens the state as a state (the kept file goes through the same reader).
       await page.reload();
       await expect(page.getByTestId("plan-summary")).toHaveText("State: 9 resources in 4 modules (Terraform 1.9.5).");
