@@ -381,6 +381,12 @@ fn old_and_future_state_versions_are_refused_with_a_message() {
         err.starts_with("This looks like a Terraform state, but it is a version 3 state"),
         "{err}"
     );
+    // An encrypted OpenTofu state is never shown as an empty one.
+    let encrypted = r#"{"serial":1,"lineage":"x","meta":{"key_provider.pbkdf2.state":"e30="},"encrypted_data":"AAAA","encryption_version":"v0"}"#;
+    let err = load_plan_text(encrypted.into(), "enc.tfstate")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("it is encrypted"), "{err}");
     let v5 = r#"{"version":5,"lineage":"x","resources":[]}"#;
     let err = load_plan_text(v5.into(), "new.tfstate")
         .unwrap_err()

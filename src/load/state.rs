@@ -182,6 +182,9 @@ struct RawState<'a> {
     /// Version 3 and older states list modules instead of resources.
     #[serde(borrow, default)]
     modules: Option<&'a RawValue>,
+    /// OpenTofu's encrypted states hold everything in here.
+    #[serde(borrow, default)]
+    encrypted_data: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -231,6 +234,14 @@ struct RawInstance<'a> {
 
 fn read_raw(text: &str) -> Result<Read<'_>, LoadError> {
     let state: RawState = serde_json::from_str(text).map_err(shape)?;
+    // Never "0 resources" for a state whose resources Planlens cannot see.
+    if state.encrypted_data.is_some() {
+        return Err(failed(
+            "it is encrypted (OpenTofu state encryption), so its resources cannot be read: open \
+             the output of `tofu show -json` instead"
+                .to_string(),
+        ));
+    }
     let version = state.version.as_ref().and_then(Value::as_u64);
     if state.modules.is_some() || version.is_some_and(|v| v < 4) {
         return Err(failed(format!(
