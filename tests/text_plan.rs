@@ -294,8 +294,10 @@ fn values_are_only_what_the_text_shows() {
     assert_eq!(before["instance_class"], "db.t3.medium");
     assert_eq!(after["instance_class"], "db.r5.large");
     assert_eq!(before.as_object().unwrap().len(), 4, "{before}");
-    // (sensitive value): a mark, never a value.
-    assert_eq!(after["password"], serde_json::Value::Null);
+    // (sensitive value): a mark, never a value; a changed one differs by a placeholder that says
+    // so, so the diff shows the change the text names.
+    assert_eq!(after["password"], text_plan::SENSITIVE_AFTER);
+    assert_eq!(before["password"], text_plan::SENSITIVE_BEFORE);
     assert_eq!(json(db.change.after_sensitive)["password"], true);
     assert_eq!(json(db.change.before_sensitive)["password"], true);
     // # forces replacement → replace_paths.

@@ -846,6 +846,24 @@ impl Item {
             }
     }
 
+    /// This item's value on one side. A sensitive value the text marks as changed (`~ password =
+    /// (sensitive value)`) gets a placeholder per side that says it is not the value: the marks
+    /// hide both from every view, and the diff shows the change the text names instead of
+    /// folding it as unchanged.
+    fn project(&self, side: Side) -> Projected {
+        let mut p = project(self.value(side), side);
+        let sensitive_change = self.sigil == Sigil::Change
+            && matches!(self.old, Val::Sensitive)
+            && matches!(self.new, None | Some(Val::Sensitive));
+        if sensitive_change {
+            p.value = Some(Value::String(match side {
+                Side::Before => SENSITIVE_BEFORE.to_string(),
+                Side::After => SENSITIVE_AFTER.to_string(),
+            }));
+        }
+        p
+    }
+
     fn value(&self, side: Side) -> &Val {
         match (&self.new, side) {
             (Some(new), Side::After) => new,
@@ -853,6 +871,11 @@ impl Item {
         }
     }
 }
+
+/// What a changed sensitive value is before the change, in place of the value the text hides.
+pub const SENSITIVE_BEFORE: &str = "(sensitive value before the change; not in the text)";
+/// What a changed sensitive value is after the change, in place of the value the text hides.
+pub const SENSITIVE_AFTER: &str = "(sensitive value after the change; not in the text)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Side {
@@ -951,7 +974,7 @@ fn project(v: &Val, side: Side) -> Projected {
                 if !item.on(side) {
                     continue;
                 }
-                let p = project(item.value(side), side);
+                let p = item.project(side);
                 complete &= p.complete;
                 values.push(p.value.unwrap_or(Value::Null));
                 unknown.push(p.unknown.unwrap_or(Value::Bool(false)));
@@ -994,7 +1017,7 @@ fn project(v: &Val, side: Side) -> Projected {
                     continue;
                 }
                 let Some(key) = &item.key else { continue };
-                let p = project(item.value(side), side);
+                let p = item.project(side);
                 complete &= p.complete;
                 if item.block {
                     match blocks.iter_mut().find(|(k, _, _)| k == key) {
@@ -1457,7 +1480,7 @@ impl<'t> Reader<'t> {
                 change.insert(key.into(), Value::Null);
                 continue;
             }
-            let p = project(item.value(side), side);
+            let p = item.project(side);
             change.insert(key.into(), p.value.unwrap_or(Value::Null));
             change.insert(
                 format!("{key}_sensitive"),

@@ -269,7 +269,8 @@ pub fn DiffPanel() -> impl IntoView {
                             <p class="diff-sub">
                                 <span class="action-label" data-testid="diff-action">{action_label}</span>
                                 " · " {visible(&doc.resource_types[row.resource_type as usize])}
-                                " · " {visible(provider)}
+                                // A text plan names no provider: no empty part.
+                                {(!provider.is_empty()).then(|| format!(" · {}", visible(provider)))}
                                 " · " {if module.is_empty() { "root module".to_string() } else { visible(module) }}
                             </p>
                         </div>
