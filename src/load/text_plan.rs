@@ -1126,7 +1126,8 @@ fn forced_paths(items: &[Item], path: &mut Vec<Value>, out: &mut Vec<Value>) {
                 step
             }
         };
-        let exact = !step.is_empty() && !(item.block && item.label.is_none() && some_hidden);
+        // A block without a label among hidden blocks has no index we know.
+        let exact = !(step.is_empty() || item.block && item.label.is_none() && some_hidden);
         let depth = path.len();
         path.extend(step);
         if exact {
