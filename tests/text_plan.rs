@@ -424,13 +424,20 @@ fn a_tf_controller_message_cut_at_20000_characters_says_it_was_cut() {
     );
     assert!(read.drift.iter().all(|d| d.action == Action::Update));
     assert_eq!(read.changes.len(), 27);
-    // Opened, it warns that the list may be partial.
+    // Opened, it is never judged as a whole plan: its planning status says it was cut, the
+    // headline that there may be more, the verdict is "plan incomplete", never "pass".
     let doc = own("tf_controller_drift_message_cut.txt");
     assert!(facts(&doc).cut);
-    assert!(
-        doc.warnings.iter().any(|w| w.contains("it was cut")),
-        "{:?}",
-        doc.warnings
+    let planning = planlens::model::summary::Planning::of(&doc);
+    assert_eq!(planning, planlens::model::summary::Planning::Cut);
+    assert!(planning.sentence().unwrap().contains("it was cut"));
+    assert_eq!(
+        Summary::of(&doc).headline(&doc),
+        "Plan: 24 to add, 3 to change, 0 to destroy. The text was cut: there may be more changes."
+    );
+    assert_eq!(
+        evaluate(&doc).verdict,
+        planlens::model::findings::Verdict::Incomplete
     );
     // A text cut inside a resource's body keeps that resource, with no values.
     let whole = own_text("opentofu_drift.txt");

@@ -217,13 +217,7 @@ pub fn document(text: &str, name: &str) -> Result<crate::model::Document, LoadEr
 /// What a reader of the document must know about how it was read from text.
 pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) -> Vec<String> {
     let mut out = Vec::new();
-    if facts.cut {
-        out.push(
-            "The text stops before the plan's end (no `Plan:` line or `No changes.` after its \
-             changes): it was cut, so it may show only some of the plan's changes."
-                .to_string(),
-        );
-    }
+    // A cut text is said by its planning status (`Planning::Cut`), in every view.
     if facts.skipped_lines > 0 {
         out.push(format!(
             "{} of the text {} not part of the plan Planlens reads and {} skipped.",

@@ -10,6 +10,11 @@ pub const STATE_SENTENCE: &str = "This is a Terraform state, not a plan: what Te
      after its last apply. Nothing in it is a change, so there is no verdict and no rules ran; \
      open `terraform show -json` of a saved plan to review changes.";
 
+/// Why a cut text plan is not judged as a whole plan.
+pub const CUT_SENTENCE: &str = "Plan incomplete: the text stops before the plan's end (no `Plan:` \
+     line or `No changes.` after its changes): it was cut, so it may show only some of the plan's \
+     changes. Open the whole plan (`terraform show -json`) to review it all.";
+
 /// Why a state shows no drift, in place of "No drift" (the page's Drift tab, `planlens drift`).
 pub const STATE_NO_DRIFT: &str = "A state cannot show drift: it holds what Terraform recorded, \
      not what exists now. Run terraform plan -refresh-only and open its JSON to see drift.";
@@ -40,6 +45,10 @@ pub enum Planning {
         #[serde(default)]
         errors: usize,
     },
+    /// The input stops before the plan's end: a human-readable plan cut short (a tf-controller
+    /// condition message is cut at 20,000 characters), so it may show only some of the changes.
+    /// Judged as an incomplete plan, never "pass".
+    Cut,
     /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
     /// recorded after its last apply. It has no changes to judge, so it gets no verdict at all
     /// ([`super::findings::Verdict::NotAPlan`]), never "pass".
@@ -82,6 +91,7 @@ impl Planning {
                  cannot be applied."
                     .to_string(),
             ),
+            Planning::Cut => Some(CUT_SENTENCE.to_string()),
             Planning::Incomplete { deferred: 0 } => Some(
                 "Plan incomplete: Terraform left part of the configuration out of this plan \
                  (for example with -target); plan again after applying it."

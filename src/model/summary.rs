@@ -11,7 +11,8 @@ use crate::model::{Action, Document, ReplaceOrder, Source};
 
 impl Planning {
     /// Reads a document: a state is [`Planning::State`] (never judged); `errored: true` or an
-    /// error diagnostic is a failure; else `complete: false` is an incomplete plan.
+    /// error diagnostic is a failure; a text plan cut before its end is [`Planning::Cut`]; else
+    /// `complete: false` is an incomplete plan.
     pub fn of(doc: &Document) -> Planning {
         if doc.source.is_state() {
             return Planning::State;
@@ -28,6 +29,9 @@ impl Planning {
                 error: first.map(|d| d.summary.clone()),
                 errors: first.map_or(0, |_| 1 + errors.count()),
             };
+        }
+        if matches!(&doc.source, Source::TextPlan(f) if f.cut) {
+            return Planning::Cut;
         }
         if plan.complete == Some(false) {
             return Planning::Incomplete {
@@ -136,6 +140,11 @@ impl Summary {
         }
         match Planning::of(doc) {
             failed @ Planning::Failed { .. } => failed.sentence().unwrap_or_default(),
+            // A text cut before its end (a tf-controller message) shows only some changes.
+            Planning::Cut => format!(
+                "{} The text was cut: there may be more changes.",
+                self.sentence()
+            ),
             _ => self.sentence(),
         }
     }

@@ -55,7 +55,9 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
     };
     let tally = evaluation.tally();
     let reason = match (&evaluation.planning, evaluation.planning.sentence()) {
-        (Planning::Incomplete { .. }, Some(sentence)) => format!(" · {}", escape(&sentence)),
+        (Planning::Incomplete { .. } | Planning::Cut, Some(sentence)) => {
+            format!(" · {}", escape(&sentence))
+        }
         _ => String::new(),
     };
     format!(

@@ -105,7 +105,7 @@ pub fn SummaryPanel() -> impl IntoView {
             let state_banner = planning.is_state().then(|| view! {
                 <div class="banner banner-info" data-testid="banner-state">{planning.sentence()}</div>
             });
-            let incomplete = matches!(planning, Planning::Incomplete { .. }).then(|| view! {
+            let incomplete = matches!(planning, Planning::Incomplete { .. } | Planning::Cut).then(|| view! {
                 <div class="banner banner-warn" data-testid="banner-incomplete">
                     {planning.sentence()}
                 </div>

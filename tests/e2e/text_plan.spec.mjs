@@ -2,7 +2,7 @@
 // text: a dropped OpenTofu text plan gives Terraform's sentence, a banner on what a text leaves
 // out, each resource with its action (replace orders, deposed, import, forget, read, drift only),
 // and a diff of only what the text showed, with its note; a pasted Atlantis comment opens; a
-// tf-controller message cut at 20,000 characters says it was cut.
+// tf-controller message cut at 20,000 characters says it was cut and is never judged as a whole plan.
 // The fixtures are in tests/fixtures/text_plans (see tests/fixtures/README.md).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -97,7 +97,11 @@ for (const [device, viewport] of [
       await expect(rowByAddress(page, "aws_instance.app")).toHaveAttribute("data-action", "update");
 
       await openPlan(page, join(DIR, "tf_controller_drift_message_cut.txt"));
-      await expect(page.getByTestId("load-warning").filter({ hasText: "it was cut" })).toBeVisible();
+      await expect(page.getByTestId("banner-incomplete")).toContainText("it was cut");
+      await expect(page.getByTestId("plan-summary")).toHaveText(
+        "Plan: 24 to add, 3 to change, 0 to destroy. The text was cut: there may be more changes.",
+      );
+      await expect(page.getByTestId("verdict")).toContainText(/plan incomplete/i);
       await page.screenshot({ path: `test-results/text-plan-${device}-cut.png` });
     });
   });
