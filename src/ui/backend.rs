@@ -554,7 +554,8 @@ pub async fn ask(request: Request) -> Result<Response, String> {
 /// Asks a lazily loaded part of the app that runs in a worker of its own (the Rego engine):
 /// `fields` are the message's (the part defines them), `transfer` the buffers handed over with
 /// it; the answer is the part's `answer` text. The part is fetched and started the first time
-/// (`on_loading` is called first, so the page can say so). A question not answered within
+/// (`on_loading(true)` is called first and `on_loading(false)` once it has started, so the page
+/// can say so). A question not answered within
 /// `limit_ms` stops the part's worker — a runaway policy cannot be interrupted any other way —
 /// and fails with a message; the next question starts the part again.
 pub async fn ask_part(
@@ -562,14 +563,16 @@ pub async fn ask_part(
     fields: &[(&str, JsValue)],
     transfer: &js_sys::Array,
     limit_ms: i32,
-    on_loading: impl Fn(),
+    on_loading: impl Fn(bool),
 ) -> Result<String, String> {
     let running = PART_WORKERS.with(|p| p.borrow().get(name).cloned());
     let conn = match running {
         Some(conn) => conn,
         None => {
-            on_loading();
-            let conn = Rc::new(start_worker(Some(name)).await.map_err(|e| {
+            on_loading(true);
+            let started = start_worker(Some(name)).await;
+            on_loading(false);
+            let conn = Rc::new(started.map_err(|e| {
                 format!(
                     "The {name} part of Planlens could not be loaded ({e}); reload the page to \
                      try again."

@@ -283,7 +283,7 @@ async fn verify(policies: Vec<PolicyFile>) -> Result<Vec<TestResult>, String> {
         &[("task", "verify".into()), ("request", request.into())],
         &js_sys::Array::new(),
         20_000,
-        || {},
+        |_| {},
     )
     .await?;
     crate::policy::read_answer(&answer)

@@ -425,7 +425,13 @@ async fn evaluate_with_policies(
         ],
         &buffers,
         POLICY_WORKER_LIMIT_MS,
-        move || status.set(PolicyStatus::LoadingEngine),
+        move |loading| {
+            status.set(if loading {
+                PolicyStatus::LoadingEngine
+            } else {
+                PolicyStatus::Running
+            })
+        },
     )
     .await;
     let answer = match answer {
