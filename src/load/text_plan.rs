@@ -10,7 +10,8 @@
 //!   line's counts, `No changes.`, whether the text was **cut** before its end, lines skipped) and
 //!   the text of an equivalent plan JSON ([`TextPlan::plan_json`]). A text with no plan in it is a
 //!   [`LoadError`]. A tf-controller message cut at 20,000 characters reads as far as it goes, with
-//!   [`TextPlanFacts::cut`] set: say so, never treat its list as complete.
+//!   [`TextPlanFacts::cut`] set: say so, never treat its list as complete (a document of it is
+//!   [`Planning::Cut`](crate::model::planning::Planning::Cut), judged "plan incomplete").
 //! - To open it with every view, give the text to [`crate::load::load_plan_text`] (it detects text
 //!   plans, masks secret-named values and gives a [`crate::model::Document`] whose
 //!   `source` is [`Source::TextPlan`](crate::model::Source::TextPlan)), or call [`document`].
