@@ -643,3 +643,19 @@ fn a_full_link_of_a_text_plan_carries_no_secret_and_opens_as_a_text_plan_again()
     assert_eq!(f, facts(&doc));
     assert_eq!(actions(&again), actions(&doc));
 }
+
+#[test]
+fn the_pr_comment_says_the_plan_was_read_from_text() {
+    let doc = own("ci_log_github_actions.txt");
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let ev = evaluate(&doc);
+    let comment = planlens::share::markdown::summary(&doc, &analysis, &ev, None);
+    assert!(
+        comment.contains("Read from a human-readable plan"),
+        "{comment}"
+    );
+    let doc = own("tf_controller_drift_message_cut.txt");
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let comment = planlens::share::markdown::summary(&doc, &analysis, &evaluate(&doc), None);
+    assert!(comment.contains("The text was cut"), "{comment}");
+}

@@ -289,6 +289,9 @@ pub fn summary(
             "_From a redacted link: attribute values are not included._\n\n",
         );
     }
+    if let Source::TextPlan(facts) = &doc.source {
+        budget.push(&mut out, &format!("_{}_\n\n", escape(&facts.sentence())));
+    }
     budget.push(&mut out, &format!("{}\n\n", verdict_line(evaluation)));
 
     if let Source::PlanLog(facts) = &doc.source
