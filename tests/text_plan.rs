@@ -659,3 +659,41 @@ fn the_pr_comment_says_the_plan_was_read_from_text() {
     let comment = planlens::share::markdown::summary(&doc, &analysis, &evaluate(&doc), None);
     assert!(comment.contains("The text was cut"), "{comment}");
 }
+
+#[test]
+fn deeply_nested_or_damaged_bodies_keep_their_resource_and_never_panic() {
+    let mut text = String::from(
+        "Terraform will perform the following actions:\n\n  # aws_x.deep will be created\n  \
+         + resource \"aws_x\" \"deep\" {\n",
+    );
+    for _ in 0..100_000 {
+        text.push_str("      + a = [\n");
+    }
+    text.push_str(
+        "\n  # aws_x.next will be destroyed\n  - resource \"aws_x\" \"next\" {\n      \
+                   - id = \"n\" -> null\n    }\n\nPlan: 1 to add, 0 to change, 1 to destroy.\n",
+    );
+    let read = text_plan::read(&text).unwrap();
+    assert_eq!(
+        read.changes
+            .iter()
+            .map(|c| (c.address.as_str(), c.action))
+            .collect::<Vec<_>>(),
+        [
+            ("aws_x.deep", Action::Create),
+            ("aws_x.next", Action::Delete)
+        ]
+    );
+    assert_eq!(read.facts.unread, ["aws_x.deep"]);
+    // Garbage inside a body: the resource stays, the lines are not invented into values.
+    let text = "  # aws_x.y will be updated in-place\n  ~ resource \"aws_x\" \"y\" {\n      \
+                ~ tags = {\n          %%% not terraform %%%\n        }\n    }\n\n\
+                Plan: 0 to add, 1 to change, 0 to destroy.\n";
+    let read = text_plan::read(text).unwrap();
+    assert_eq!(read.changes[0].action, Action::Update);
+    let plan: serde_json::Value = serde_json::from_str(&read.plan_json).unwrap();
+    assert_eq!(
+        plan["resource_changes"][0]["change"]["after"]["tags"],
+        serde_json::json!({})
+    );
+}

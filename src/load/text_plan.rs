@@ -141,6 +141,7 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         outputs: Map::new(),
         closed: false,
         failed: false,
+        depth: 0,
     };
     reader.facts.cleaned = cleaning.notes();
     reader.run();
@@ -1184,7 +1185,12 @@ enum Stop {
     End,
     /// A resource header came before its closing brace.
     Header,
+    /// Values nested deeper than [`MAX_DEPTH`].
+    TooDeep,
 }
+
+/// How deep values may nest before a body is given up as unreadable.
+const MAX_DEPTH: usize = 64;
 
 /// The reader's place in the cleaned lines.
 struct Reader<'t> {
@@ -1197,6 +1203,8 @@ struct Reader<'t> {
     /// Terraform's closing words were seen after the changes (`Plan:`, `No changes.`, …).
     closed: bool,
     failed: bool,
+    /// How many bodies, lists and maps the reader is inside.
+    depth: usize,
 }
 
 impl<'t> Reader<'t> {
@@ -1335,7 +1343,7 @@ impl<'t> Reader<'t> {
                 self.facts.cut = true;
                 None
             }
-            Some(Err(Stop::Header)) | None => None,
+            Some(Err(Stop::Header | Stop::TooDeep)) | None => None,
         };
         let change = TextChange {
             address: h.address.clone(),
@@ -1456,6 +1464,7 @@ impl<'t> Reader<'t> {
             }
             // A header: read it next.
             Err(Stop::Header) => return,
+            Err(Stop::TooDeep) => None,
         };
         self.pos += 1;
         let Some(item) = item else {
@@ -1495,6 +1504,17 @@ impl<'t> Reader<'t> {
     /// Reads items until the closing `}` or `]` (left as the current line); returns the items
     /// and the text after the bracket.
     fn entries(&mut self, in_list: bool) -> Result<(Vec<Item>, String), Stop> {
+        // Terraform nests values a few levels deep; an edited text must not exhaust the stack.
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop::TooDeep);
+        }
+        self.depth += 1;
+        let read = self.entries_at_depth(in_list);
+        self.depth -= 1;
+        read
+    }
+
+    fn entries_at_depth(&mut self, in_list: bool) -> Result<(Vec<Item>, String), Stop> {
         let mut items = Vec::new();
         let mut hidden_contents = false;
         loop {
