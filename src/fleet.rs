@@ -377,12 +377,18 @@ impl Fleet {
         }
     }
 
-    /// A row's link as a file to open (name, JSON text of the Kubernetes objects it was read
-    /// from, [`Stored::source_json`]): the page sends it to a plan worker like any file, so the
-    /// plan or state opens with every view and the same notes.
+    /// A row's link as a file to open: the page sends it to a plan worker like any file, so the
+    /// plan or state opens with every view. A plan, text plan or state is the JSON of the
+    /// Kubernetes objects it was read from ([`Stored::source_json`]: the same notes); a drift
+    /// plan is the Ready message's text itself, since its `Terraform` object alone would open as
+    /// a fleet of one.
     pub fn link_file(&self, link: Link) -> Option<(String, String)> {
         let stored = self.stored(link)?;
-        Some((link_name(stored), stored.source_json()))
+        let text = match stored {
+            Stored::DriftMessage(t) => t.drift_text().unwrap_or_default().to_string(),
+            _ => stored.source_json(),
+        };
+        Some((link_name(stored), text))
     }
 
     /// Opens a row's link as a document, with the secret-name mask, for every view.
