@@ -697,3 +697,28 @@ fn deeply_nested_or_damaged_bodies_keep_their_resource_and_never_panic() {
         serde_json::json!({})
     );
 }
+
+#[test]
+fn no_changes_in_every_version_s_words_is_a_plan_with_no_changes() {
+    for text in [
+        // Terraform 0.12 – 0.14.
+        "aws_vpc.main: Refreshing state... [id=vpc-1]\n\nNo changes. Infrastructure is up-to-date.\n\n\
+         This means that Terraform did not detect any differences between your\n\
+         configuration and real physical resources that exist. As a result, no\n\
+         actions need to be performed.\n",
+        // Terraform 1.x and OpenTofu.
+        "No changes. Your infrastructure matches the configuration.\n\nOpenTofu has compared your \
+         real infrastructure against your configuration\nand found no differences, so no changes \
+         are needed.\n",
+    ] {
+        let doc = planlens::load::load_plan_text(text.to_string(), "x").unwrap();
+        let f = facts(&doc);
+        assert!(f.no_changes && !f.cut, "{text}");
+        assert_eq!(f.skipped_lines, 0, "{text}");
+        assert_eq!(Summary::of(&doc).headline(&doc), "No changes.");
+        assert_eq!(
+            evaluate(&doc).verdict,
+            planlens::model::findings::Verdict::Pass
+        );
+    }
+}

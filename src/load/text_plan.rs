@@ -721,7 +721,7 @@ fn is_wording(rest: &str, sigil: Sigil) -> bool {
     if sigil != Sigil::None {
         return LEGEND.contains(&rest);
     }
-    const PREFIXES: [&str; 52] = [
+    const PREFIXES: [&str; 55] = [
         "Terraform used the selected providers",
         "OpenTofu used the selected providers",
         "plan. Resource actions are indicated",
@@ -774,6 +774,9 @@ fn is_wording(rest: &str, sigil: Sigil) -> bool {
         "Note: You didn't specify an \"-out\" parameter",
         "can't guarantee that exactly these actions will be performed",
         "\"terraform apply\" is subsequently run",
+        "This means that Terraform did not detect any differences",
+        "configuration and real physical resources that exist",
+        "actions need to be performed",
     ];
     PREFIXES.iter().any(|p| rest.starts_with(p))
         || rest.contains(": Refreshing state...")
