@@ -11,13 +11,15 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use planlens::load::{LoadError, MAX_FILE_BYTES};
-use planlens::session::{OpenOptions, Request, Response, Session};
+use planlens::session::{OpenOptions, Opened, Request, Response, Session, answer_fleet};
 
 /// Files are read in slices this large so the page's progress bar moves.
 const READ_CHUNK: f64 = 16.0 * 1024.0 * 1024.0;
 
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// The fleet this worker opened, if it opened one (then it holds no plan).
+    static FLEET: RefCell<Option<planlens::fleet::Fleet>> = const { RefCell::new(None) };
     /// The last open's steps, sent with its answer.
     static TIMINGS: RefCell<Vec<(&'static str, f64)>> = const { RefCell::new(Vec::new()) };
 }
@@ -119,7 +121,10 @@ pub fn worker_start() {
                     let response = match serde_json::from_str::<Request>(&request) {
                         Ok(request) => SESSION.with(|s| match &mut *s.borrow_mut() {
                             Some(session) => session.answer(request),
-                            None => Response::Failed("no plan is open".to_string()),
+                            None => FLEET.with(|f| match &*f.borrow() {
+                                Some(fleet) => answer_fleet(fleet, request),
+                                None => Response::Failed("no plan is open".to_string()),
+                            }),
                         }),
                         Err(e) => Response::Failed(format!("a request does not read: {e}")),
                     };
@@ -141,22 +146,43 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
             .map_err(|e| format!("the page's options do not read: {e}"))?;
     let file = get(data, "file");
     let bytes = get(data, "bytes");
+    let files = get(data, "files");
     let mut clock = Clock::start();
-    let bytes = if let Some(file) = file.dyn_ref::<web_sys::File>() {
-        read_file(id, file).await?
+    let mut read = Vec::new();
+    if let Some(list) = files.dyn_ref::<js_sys::Array>() {
+        // Several files chosen or dropped together (a fleet): read one after the other.
+        for file in list.iter() {
+            if let Some(file) = file.dyn_ref::<web_sys::File>() {
+                read.push((file.name(), read_file(id, file).await?));
+            }
+        }
+    } else if let Some(file) = file.dyn_ref::<web_sys::File>() {
+        read.push((options.name.clone(), read_file(id, file).await?));
     } else if let Some(buffer) = bytes.dyn_ref::<js_sys::ArrayBuffer>() {
-        js_sys::Uint8Array::new(buffer).to_vec()
+        read.push((
+            options.name.clone(),
+            js_sys::Uint8Array::new(buffer).to_vec(),
+        ));
     } else {
-        get(data, "text")
-            .as_string()
-            .unwrap_or_default()
-            .into_bytes()
-    };
+        let text = get(data, "text").as_string().unwrap_or_default();
+        read.push((options.name.clone(), text.into_bytes()));
+    }
     clock.lap("read");
-    let bytes = from_yaml(id, bytes).await?;
+    let mut files = Vec::with_capacity(read.len());
+    for (name, bytes) in read {
+        files.push((name, from_yaml(id, bytes).await?));
+    }
     clock.lap("yaml");
-    progress(id, "parsing", 0.0, bytes.len() as f64);
-    let session = Session::open_bytes(bytes, &options).map_err(|e| e.to_string())?;
+    let size = files.iter().map(|(_, b)| b.len()).sum::<usize>();
+    progress(id, "parsing", 0.0, size as f64);
+    let session = match Session::open_files(files, &options).map_err(|e| e.to_string())? {
+        Opened::Plan(session) => *session,
+        Opened::Fleet(fleet) => {
+            let index = fleet.index();
+            FLEET.with(|f| *f.borrow_mut() = Some(*fleet));
+            return Ok(Response::Fleet(Box::new(index)));
+        }
+    };
     clock.lap("load");
     let index = session.index(options.rules.as_deref(), &options.labels);
     clock.lap("index");

@@ -423,3 +423,65 @@ fn policies_are_not_run_on_a_state_or_a_redacted_link() {
     let mut link = Session::open_text(text, &options("d.json")).unwrap();
     assert!(matches!(ask(&mut link), Response::Failed(m) if m.contains("redacted")));
 }
+
+/// Files opened together: tf-controller objects open as a fleet (its rows' plans and states as
+/// files the page opens again), one plan file as its document, files with no workspace refused.
+#[test]
+fn files_open_as_a_fleet_or_as_one_document() {
+    use planlens::session::{Opened, answer_fleet};
+    let kube = |name: &str| {
+        let path = format!("tests/fixtures/kube/{name}");
+        (
+            name.to_string(),
+            std::fs::read(&path).expect("a kube fixture"),
+        )
+    };
+    let opened = Session::open_files(
+        vec![
+            kube("terraforms.json"),
+            kube("plan-secret.json"),
+            kube("state-secret.json"),
+        ],
+        &options("fleet"),
+    )
+    .unwrap();
+    let Opened::Fleet(fleet) = opened else {
+        panic!("not a fleet");
+    };
+    assert!(!fleet.rows.is_empty() && fleet.problems.is_empty());
+    let (link, _) = (fleet.rows.iter())
+        .flat_map(|r| r.links.iter())
+        .find(|(l, _)| matches!(l, planlens::fleet::Link::Plan(_)))
+        .expect("a row links its plan Secret")
+        .clone();
+    let Response::FleetFile { name, text } = answer_fleet(&fleet, Request::FleetLink { link })
+    else {
+        panic!("no file");
+    };
+    // The file opens as the plan it holds, like any file.
+    let plan = Session::open_text(text, &options(&name)).unwrap();
+    assert!(!plan.document().rows.is_empty());
+
+    // One Terraform object list alone is a fleet too; one plan file is its document.
+    assert!(matches!(
+        Session::open_files(vec![kube("terraforms.json")], &options("t")).unwrap(),
+        Opened::Fleet(_)
+    ));
+    assert!(matches!(
+        Session::open_files(vec![kube("plan-secret.json")], &options("p")).unwrap(),
+        Opened::Plan(_)
+    ));
+    let plan = (
+        "blast_radius.json".to_string(),
+        common::own_fixture("blast_radius.json"),
+    );
+    assert!(matches!(
+        Session::open_files(vec![plan.clone()], &options("r")).unwrap(),
+        Opened::Plan(_)
+    ));
+    // Two plans are no fleet: the message says so.
+    let Err(e) = Session::open_files(vec![plan.clone(), plan], &options("r")) else {
+        panic!("two plans opened as something");
+    };
+    assert!(e.to_string().contains("no fleet"), "{e}");
+}

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::Analysis;
 use crate::checks::check_rows;
 use crate::diff::{DiffError, DiffNode, diff_change};
+use crate::fleet::{Fleet, FleetIndex, Link};
 use crate::load::fragment::View;
 use crate::load::{LoadError, load_plan_text_with, load_plan_with};
 use crate::model::Document;
@@ -157,6 +158,8 @@ pub enum Request {
     },
     /// Open the same text again with another mask (the rest of `options` as before).
     Remask(Box<OpenOptions>),
+    /// A fleet row's plan or state, as a file to open (asked of the worker holding the fleet).
+    FleetLink { link: Link },
 }
 
 /// An answer, in the order of [`Request`]'s variants.
@@ -187,6 +190,47 @@ pub enum Response {
     },
     /// It could not be opened: the message says why.
     Failed(String),
+    /// The files opened as a fleet of tf-controller workspaces.
+    Fleet(Box<FleetIndex>),
+    /// A fleet row's plan or state as a file: its name and text.
+    FleetFile { name: String, text: String },
+}
+
+/// What opening files gave: one plan (or state, or anything else a document holds) with its
+/// session, or the fleet of tf-controller workspaces they describe.
+pub enum Opened {
+    /// One document.
+    Plan(Box<Session>),
+    /// Workspaces, with the plans and states stored beside them.
+    Fleet(Box<Fleet>),
+}
+
+/// Answers a request to the worker holding a fleet: a row's plan or state as a file, which the
+/// page then opens like any file, in a worker of its own.
+pub fn answer_fleet(fleet: &Fleet, request: Request) -> Response {
+    match request {
+        Request::FleetLink { link } => match fleet.link_file(link) {
+            Some((name, text)) => Response::FleetFile { name, text },
+            None => {
+                Response::Failed("That plan or state is not among the opened files.".to_string())
+            }
+        },
+        _ => Response::Failed(
+            "this worker holds a fleet, not a plan: open a row's plan first".to_string(),
+        ),
+    }
+}
+
+/// True when `bytes` may be Kubernetes objects naming tf-controller `Terraform` resources (a
+/// fleet): JSON whose start names an `apiVersion` and whose text names the controller's API
+/// group. Only such files are read as a fleet first; a plan's start is never one.
+fn may_hold_workspaces(bytes: &[u8]) -> bool {
+    let start = &bytes[..bytes.len().min(64 * 1024)];
+    let start = String::from_utf8_lossy(start);
+    let group = b"infra.contrib.fluxcd.io";
+    start.trim_start().starts_with(['{', '['])
+        && start.contains("\"apiVersion\"")
+        && bytes.windows(group.len()).any(|w| w == group)
 }
 
 /// An open plan, with everything made from it.
@@ -199,6 +243,44 @@ impl Session {
     /// Opens bytes (a file, gzip or UTF-16 included).
     pub fn open_bytes(bytes: Vec<u8>, options: &OpenOptions) -> Result<Session, LoadError> {
         load_plan_with(bytes, &options.name, &options.mask()).map(Session::of)
+    }
+
+    /// Opens files chosen or dropped together (name, bytes): tf-controller `Terraform` objects
+    /// (with any plan and state Secrets and ConfigMaps beside them) open as a fleet; one file
+    /// that holds no workspace opens as its document, as [`Session::open_bytes`] opens it.
+    pub fn open_files(
+        mut files: Vec<(String, Vec<u8>)>,
+        options: &OpenOptions,
+    ) -> Result<Opened, LoadError> {
+        if files.len() == 1 && !may_hold_workspaces(&files[0].1) {
+            let (_, bytes) = files.remove(0);
+            return Session::open_bytes(bytes, options).map(|s| Opened::Plan(Box::new(s)));
+        }
+        // A single file of Kubernetes objects without a workspace (a plan Secret) opens as its
+        // document: keep it for that (such files are small).
+        let single = (files.len() == 1).then(|| files[0].1.clone());
+        let count = files.len();
+        let fleet = Fleet::read(files);
+        if !fleet.rows.is_empty() {
+            return Ok(Opened::Fleet(Box::new(fleet)));
+        }
+        if let Some(bytes) = single {
+            return Session::open_bytes(bytes, options).map(|s| Opened::Plan(Box::new(s)));
+        }
+        let problems: Vec<String> = (fleet.problems.iter())
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect();
+        Err(LoadError::Controller {
+            message: format!(
+                "None of these {count} files holds a tf-controller Terraform object, so they make \
+                 no fleet: open a plan, a state or a Secret one file at a time.{}",
+                if problems.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", problems.join("; "))
+                }
+            ),
+        })
     }
 
     /// Opens text (pasted, a sample, a kept plan, a link's plan).
@@ -378,6 +460,9 @@ impl Session {
                 namespaces,
                 shape,
             } => self.policy_inputs(&policies, &labels, namespaces, shape),
+            Request::FleetLink { .. } => {
+                Response::Failed("this worker holds a plan, not a fleet".to_string())
+            }
             Request::Share {
                 base,
                 view,

@@ -33,6 +33,16 @@ pub enum Input {
     Bytes(Vec<u8>),
     /// Text: pasted, a sample, a kept plan, a link's plan.
     Text(String),
+    /// Several files chosen or dropped together (a fleet of tf-controller workspaces).
+    Files(Vec<web_sys::File>),
+}
+
+/// What an open gave.
+pub enum Opened {
+    /// A plan (or state, …): its values-free index; the worker holding it is the open plan's.
+    Plan(Box<Index>),
+    /// A fleet of workspaces; the worker holding it answers [`fleet_file`].
+    Fleet(Box<crate::fleet::FleetIndex>),
 }
 
 /// How far an open has got.
@@ -75,6 +85,8 @@ thread_local! {
     static SPARE: RefCell<Option<Conn>> = const { RefCell::new(None) };
     static PREPARING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    /// The worker holding the open fleet, if any (it stays while plans are opened from it).
+    static FLEET: RefCell<Option<Conn>> = const { RefCell::new(None) };
     /// Lazily loaded parts running in workers of their own (the Rego engine), once started.
     static PART_WORKERS: RefCell<HashMap<&'static str, Rc<Conn>>> = RefCell::new(HashMap::new());
 }
@@ -345,7 +357,7 @@ pub async fn open(
     input: Input,
     options: OpenOptions,
     on: impl Fn(Progress) + 'static,
-) -> Result<Index, String> {
+) -> Result<Opened, String> {
     let on: OnProgress = Rc::new(on);
     // Numbered before anything waits, so opens are numbered in the order they were asked for.
     let ticket = LATEST.with(|l| {
@@ -397,7 +409,7 @@ async fn open_in(
     input: Input,
     options: OpenOptions,
     on: OnProgress,
-) -> Result<Index, String> {
+) -> Result<Opened, String> {
     match conn {
         Ok(conn) => {
             // Overtaken by a later open (or cancelled) while its worker started: never register,
@@ -426,6 +438,13 @@ async fn open_in(
                 Input::Text(text) => {
                     let _ = Reflect::set(&message, &"text".into(), &text.into());
                 }
+                Input::Files(files) => {
+                    let list = js_sys::Array::new();
+                    for file in files {
+                        list.push(&file);
+                    }
+                    let _ = Reflect::set(&message, &"files".into(), &list);
+                }
             }
             let answer = call(
                 &conn.worker,
@@ -444,15 +463,23 @@ async fn open_in(
             super::timing::mark("planlens:index-decode-start");
             let response = answer.and_then(|data| decode(&data));
             super::timing::measure("planlens:index-decode", "planlens:index-decode-start");
-            if let Ok(Response::Opened(index)) = response {
-                install(Backend::Worker(conn));
-                return Ok(*index);
-            }
-            conn.worker.terminate();
-            Err(match response {
+            let failure = match response {
+                Ok(Response::Opened(index)) => {
+                    install(Backend::Worker(conn));
+                    return Ok(Opened::Plan(index));
+                }
+                Ok(Response::Fleet(index)) => {
+                    // The open plan (if any) stays; this worker answers the fleet's rows.
+                    if let Some(old) = FLEET.with(|f| f.borrow_mut().replace(conn)) {
+                        old.worker.terminate();
+                    }
+                    return Ok(Opened::Fleet(index));
+                }
                 Ok(Response::Failed(message)) | Err(message) => message,
                 _ => "the worker answered something else".to_string(),
-            })
+            };
+            conn.worker.terminate();
+            Err(failure)
         }
         Err(_) => open_here(ticket, input, options, on).await,
     }
@@ -464,7 +491,7 @@ async fn open_here(
     input: Input,
     options: OpenOptions,
     on: OnProgress,
-) -> Result<Index, String> {
+) -> Result<Opened, String> {
     let session = match input {
         Input::File(file) => {
             let size = file.size();
@@ -485,6 +512,13 @@ async fn open_here(
         }
         Input::Bytes(bytes) => Session::open_bytes(bytes, &options),
         Input::Text(text) => Session::open_text(text, &options),
+        Input::Files(_) => {
+            return Err(
+                "Opening several files at once needs a Web Worker, which this browser \
+                        did not start."
+                    .to_string(),
+            );
+        }
     }
     .map_err(|e| e.to_string())?;
     if !is_latest(ticket) {
@@ -492,7 +526,7 @@ async fn open_here(
     }
     let index = session.index(options.rules.as_deref(), &options.labels);
     install(Backend::Local(Box::new(session)));
-    Ok(index)
+    Ok(Opened::Plan(Box::new(index)))
 }
 
 fn install(backend: Backend) {
@@ -618,6 +652,27 @@ pub async fn ask_part(
     match decode(&data)? {
         Response::Failed(message) => Err(message),
         _ => Err(format!("the {name} part gave no answer")),
+    }
+}
+
+/// A fleet row's plan or state as a file (name, text), from the worker holding the fleet.
+pub async fn fleet_file(link: crate::fleet::Link) -> Result<(String, String), String> {
+    let (worker, pending) = FLEET
+        .with(|f| {
+            f.borrow()
+                .as_ref()
+                .map(|c| (c.worker.clone(), c.pending.clone()))
+        })
+        .ok_or("no fleet is open")?;
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
+    let json = serde_json::to_string(&Request::FleetLink { link }).map_err(|e| e.to_string())?;
+    let _ = Reflect::set(&message, &"request".into(), &json.into());
+    let data = call(&worker, &pending, message, None, None).await?;
+    match decode(&data)? {
+        Response::FleetFile { name, text } => Ok((name, text)),
+        Response::Failed(message) => Err(message),
+        _ => Err("the worker answered something else".to_string()),
     }
 }
 

@@ -10,6 +10,7 @@
 mod backend;
 mod diff;
 mod drift;
+mod fleet;
 mod graph;
 mod landing;
 mod list;
@@ -75,8 +76,14 @@ pub fn App() -> impl IntoView {
                     state.tab.set(Tab::Rules);
                     return;
                 }
-                if let Some(file) = files.and_then(|f| f.get(0)) {
-                    open::open_file(state, file);
+                let files: Vec<web_sys::File> = files
+                    .map(|f| (0..f.length()).filter_map(|i| f.get(i)).collect())
+                    .unwrap_or_default();
+                match files.len() {
+                    0 => {}
+                    1 => open::open_file(state, files[0].clone()),
+                    // Several files at once: a fleet (Terraform objects, their plans and states).
+                    _ => open::open_files(state, files),
                 }
             }
         >
@@ -106,12 +113,19 @@ pub fn App() -> impl IntoView {
                     <input
                         type="file"
                         data-testid="plan-file"
+                        multiple
                         accept=open::PLAN_FILE_TYPES
                         class="visually-hidden"
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);
-                            if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                                open::open_file(state, file);
+                            let files: Vec<web_sys::File> = input
+                                .files()
+                                .map(|f| (0..f.length()).filter_map(|i| f.get(i)).collect())
+                                .unwrap_or_default();
+                            match files.len() {
+                                0 => {}
+                                1 => open::open_file(state, files[0].clone()),
+                                _ => open::open_files(state, files),
                             }
                             // Let the same file be chosen again after an edit.
                             input.set_value("");
@@ -134,9 +148,21 @@ pub fn App() -> impl IntoView {
             </header>
             <open::Progress />
             <open::ErrorBanner />
-            <Show when=move || has_plan() && !state.home.get() fallback=|| view! { <landing::Landing /> }>
-                <summary::SummaryPanel />
-                <Tabs />
+            <Show when=move || state.fleet.with(Option::is_some) && !state.showing_fleet.get() && has_plan() && !state.home.get()>
+                <button class="link-button fleet-back" data-testid="fleet-back" on:click=move |_| state.showing_fleet.set(true)>
+                    {move || state.fleet.with(|f| f.as_ref().map(|f| format!("← Back to the fleet ({})", crate::model::text::count(f.rows.len(), "workspace", "workspaces"))))}
+                </button>
+            </Show>
+            <Show
+                when=move || state.showing_fleet.get() && state.fleet.with(Option::is_some) && !state.home.get()
+                fallback=move || view! {
+                    <Show when=move || has_plan() && !state.home.get() fallback=|| view! { <landing::Landing /> }>
+                        <summary::SummaryPanel />
+                        <Tabs />
+                    </Show>
+                }
+            >
+                <fleet::FleetView />
             </Show>
             <Show when=move || state.sharing.get() && has_plan()>
                 <share::ShareDialog />

@@ -154,6 +154,18 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
     if !is_current(generation) {
         return;
     }
+    let result = match result {
+        Ok(backend::Opened::Fleet(fleet)) => {
+            state.status.set(Status::Idle);
+            state.error.set(None);
+            state.fleet.set(Some(Arc::new(*fleet)));
+            state.showing_fleet.set(true);
+            state.home.set(false);
+            return;
+        }
+        Ok(backend::Opened::Plan(index)) => Ok(*index),
+        Err(e) => Err(e),
+    };
     let read = result.and_then(|mut index| {
         let kept = index.kept.take();
         super::timing::mark("planlens:index-read-start");
@@ -176,6 +188,42 @@ async fn yield_now() {
         );
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// Opens several files chosen or dropped together: tf-controller objects with the plans and
+/// states stored beside them, as a fleet.
+pub fn open_files(state: AppState, files: Vec<web_sys::File>) {
+    mark_start();
+    let name = format!("{} files", files.len());
+    state.status.set(Status::Reading {
+        name: name.clone(),
+        done: 0.0,
+        total: 0.0,
+    });
+    leptos::task::spawn_local(open_input(
+        state,
+        Input::Files(files),
+        name,
+        PlanSource::Local,
+    ));
+}
+
+/// Opens a fleet row's plan or state (`link`), as a file, with every view.
+pub fn open_fleet_link(state: AppState, link: crate::fleet::Link) {
+    leptos::task::spawn_local(async move {
+        match backend::fleet_file(link).await {
+            Ok((name, text)) => {
+                mark_start();
+                state.showing_fleet.set(false);
+                state.status.set(Status::Parsing {
+                    name: name.clone(),
+                    bytes: text.len() as f64,
+                });
+                open_input(state, Input::Text(text), name, PlanSource::Local).await;
+            }
+            Err(e) => fail(state, e),
+        }
+    });
 }
 
 /// Opens a file chosen in the file input or dropped on the page: the worker reads it.

@@ -112,6 +112,10 @@ pub struct AppState {
     pub graph: GraphState,
     /// Guardrail rules and their evaluation.
     pub rules: RulesState,
+    /// The open fleet of tf-controller workspaces, if files of them were opened.
+    pub fleet: RwSignal<Option<Arc<crate::fleet::FleetIndex>>>,
+    /// The fleet view shows (over the open plan, which stays for the way back).
+    pub showing_fleet: RwSignal<bool>,
 }
 
 impl AppState {
@@ -141,6 +145,8 @@ impl AppState {
             entries,
             graph: GraphState::new(loaded),
             rules: RulesState::new(loaded),
+            fleet: RwSignal::new(None),
+            showing_fleet: RwSignal::new(false),
         }
     }
 
