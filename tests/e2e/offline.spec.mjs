@@ -40,6 +40,14 @@ async function start(root, options = {}) {
   };
 }
 
+/** A lazily loaded part of the app (`part-NAME.js`, `part-NAME_bg.wasm`): kept on first use. */
+const isPart = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f);
+
+/** The files a build's service worker keeps on install: every one but the lazily loaded parts. */
+function precached(root) {
+  return buildFiles(root).filter((f) => !isPart(f));
+}
+
 /** Every file of a build, as paths relative to it (what sw.js must list, sw.js aside). */
 function buildFiles(root) {
   const out = [];
@@ -129,9 +137,9 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByTestId("offline-ready")).toBeVisible();
       await expect(page.getByTestId("offline-ready")).toContainText("Works offline");
       await landingAndSample(page);
-      // The cache holds this build's files, every one of them, and nothing else.
+      // The cache holds this build's files, every one but the lazily loaded parts, and nothing else.
       const cached = await onlyCache(page, versionOf(DIST));
-      expect(cached).toEqual(buildFiles(DIST).map((f) => `${server.origin}/${f}`).sort());
+      expect(cached).toEqual(precached(DIST).map((f) => `${server.origin}/${f}`).sort());
 
       await offline(page, server);
       const fromWorker = [];
@@ -166,6 +174,47 @@ for (const vp of VIEWPORTS) {
   });
 }
 
+for (const vp of VIEWPORTS) {
+  test(`a lazily loaded part is kept the first time it is used, and works offline then (${vp.name} ${vp.width}x${vp.height})`, async ({ page, pageLog }) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    const server = await start(DIST);
+    pageLog.allowed.push(`${server.origin}/`);
+    const yamlPlan = join(REPO, "tests", "fixtures", "kube", "plan-secret.yaml");
+    try {
+      await page.goto(`${server.origin}/`);
+      await controlled(page);
+      await page.reload();
+      await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
+      const version = versionOf(DIST);
+      // Not kept before it is used …
+      let cached = await onlyCache(page, version);
+      expect(cached.filter((u) => /\/part-/.test(u))).toEqual([]);
+      // … fetched when a YAML file is opened (the plan Secret as `kubectl get -o yaml` prints it) …
+      const fetched = [];
+      page.context().on("request", (r) => {
+        if (/\/part-yaml/.test(r.url())) fetched.push(new URL(r.url()).pathname);
+      });
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(yamlPlan);
+      await expect(page.getByTestId("plan-summary")).toBeVisible();
+      expect(fetched).toEqual(expect.arrayContaining(["/part-yaml.js", "/part-yaml_bg.wasm"]));
+      // … and kept then, in this version's cache.
+      await expect
+        .poll(async () => (await cachesOf(page))[Object.keys(await cachesOf(page))[0]].filter((u) => /\/part-yaml/.test(u)).length)
+        .toBe(2);
+      // Offline, a YAML file still opens: the part comes from the cache.
+      await offline(page, server);
+      await page.reload();
+      await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(yamlPlan);
+      await expect(page.getByTestId("plan-summary")).toBeVisible();
+      await expect(page.getByTestId("load-error")).toHaveCount(0);
+    } finally {
+      await page.context().setOffline(false);
+      await server.stop();
+    }
+  });
+}
+
 test("a plan fetched from another origin (?url=) is never stored", async ({ page, pageLog }) => {
   const server = await start(DIST);
   const other = await start(SAMPLES, { cors: true });
@@ -178,7 +227,7 @@ test("a plan fetched from another origin (?url=) is never stored", async ({ page
     await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 8 to add, 9 to change, 3 to destroy.");
     const cached = await onlyCache(page, versionOf(DIST));
     expect(cached.filter((u) => !u.startsWith(`${server.origin}/`))).toEqual([]);
-    expect(cached).toEqual(buildFiles(DIST).map((f) => `${server.origin}/${f}`).sort());
+    expect(cached).toEqual(precached(DIST).map((f) => `${server.origin}/${f}`).sort());
     // Offline, the page still opens from the cache and says the plan could not be fetched.
     await offline(page, server);
     await other.stop();
@@ -254,7 +303,7 @@ test("the sub-path build's worker has the sub-path as its scope and works offlin
     const caches = await page.evaluate(() => caches.keys());
     expect(caches).toEqual([`planlens ${server.origin}/planlens/ ${versionOf(DIST_SUB)}`]);
     const cached = await onlyCache(page, versionOf(DIST_SUB));
-    expect(cached).toEqual(buildFiles(DIST_SUB).map((f) => `${server.origin}/planlens/${f}`).sort());
+    expect(cached).toEqual(precached(DIST_SUB).map((f) => `${server.origin}/planlens/${f}`).sort());
 
     await offline(page, server);
     await page.reload();
