@@ -17,6 +17,9 @@
 //   cancel  Cancel pressed while the largest plan is read, and while it is parsed: time until idle
 //   graph   the Graph tab (first frame, layout, frame times while zooming)
 //   share   share links: made, length, opened
+//   policies the BRIEF's five guardrails in Rego (tests/fixtures/policies/conftest_v1) on each plan in
+//           the Rules tab: the Rego engine's compile, input and evaluation steps (in its worker), the
+//           whole evaluation as the page sees it, beside the same run's TOML pack alone
 //   native  the native examples (cargo run --release --example graph_bench / rules_bench / share_bench;
 //           this builds natively and takes cargo's lock)
 //
@@ -58,6 +61,7 @@ const TARGET_LONG_TASK_MS = 50; // longest main-thread task while the 50k plan o
 // Issue 3: graph build + layout of the default view of the 10k plan.
 const TARGET_10K_GRAPH_MS = 300;
 const TARGET_10K_RULES_MS = 50; // issue 4: built-in pack on 10k resources, in the browser
+const TARGET_10K_POLICIES_MS = 300; // issue 15: the five guardrails in Rego, input + evaluation, 10k
 // The first visit's network: 10 Mbit/s each way, 40 ms round trip.
 const NETWORK = { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 };
 const GZIP_LEVEL = 6; // what tests/e2e/serve.mjs serves and tests/e2e/budget.spec.mjs counts
@@ -74,7 +78,7 @@ function option(name, fallback) {
   return fallback;
 }
 const QUICK = process.argv.includes("--quick");
-const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "native"];
+const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "policies", "native"];
 const PARTS = new Set(
   option("--parts", QUICK ? "first,open,cancel" : ALL_PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean),
 );
@@ -583,6 +587,48 @@ async function graphRun(browser, base, planPath) {
   }
 }
 
+// Rego policies: the plan opened, the TOML pack evaluated again alone (the environment set, so the
+// session evaluates; "planlens:rules"), then the BRIEF's five guardrails in Rego added through the
+// Rules tab: "planlens:policies" (session → engine → session, as the page waits for it) and the
+// engine's own steps ("planlens:policy-compile", "-input", "-eval"). The engine's module is fetched
+// in the first run of a context: each run is a fresh context, so every run loads it (its time is in
+// "planlens:policies" but not in the engine's steps).
+const POLICY_FILES = ["guardrails.rego", "lib.rego"].map((f) => join(ROOT, "tests", "fixtures", "policies", "conftest_v1", f));
+async function policiesRun(browser, base, planPath) {
+  const context = await browser.newContext(APP_CONTEXT);
+  const page = await context.newPage();
+  watch(page, "policies");
+  const measure = async (name, count = 1) => {
+    for (let i = 0; i < 2400; i++) {
+      const got = await page.evaluate((n) => performance.getEntriesByName(n, "measure").map((m) => m.duration), name);
+      if (got.length >= count) return got[got.length - 1];
+      await page.waitForTimeout(50);
+    }
+    throw new Error(`no ${name} measure`);
+  };
+  try {
+    await page.goto(base + "/", { waitUntil: "load" });
+    await page.locator("input[data-testid=plan-file]").waitFor({ state: "attached", timeout: 60_000 });
+    await page.setInputFiles("input[data-testid=plan-file]", planPath);
+    await page.getByTestId("plan-summary").waitFor({ timeout: READY_TIMEOUT });
+    await page.getByTestId("tab-rules").click();
+    await page.getByTestId("rules-environment").fill("staging");
+    const toml = await measure("planlens:rules");
+    await page.getByTestId("policy-files").setInputFiles(POLICY_FILES);
+    const total = await measure("planlens:policies");
+    const status = await page.getByTestId("policy-status").innerText();
+    if (!/evaluated in/.test(status)) throw new Error(`the policies were not evaluated: ${status}`);
+    return {
+      toml, total,
+      compile: await measure("planlens:policy-compile"),
+      input: await measure("planlens:policy-input"),
+      eval: await measure("planlens:policy-eval"),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 // Share links: the Share dialog makes the full and the redacted link of an opened plan
 // ("planlens:share-full", "planlens:share-redacted"); each link is then opened in a fresh page
 // ("planlens:link-decode": decompress and decode; "planlens:open": from the start of opening the
@@ -738,7 +784,15 @@ async function main() {
         log(`${n}: share run ${i + 1}/${RUNS}: full ${ms(s.fullEncode)} ms → ${s.fullLength} chars, opened in ${ms(s.fullOpen)} ms; ` +
           `redacted ${ms(s.redactedEncode)} ms → ${s.redactedLength} chars, opened in ${ms(s.redactedOpen)} ms`);
       }
-      results.push({ n, bytes, runs, floors, graphs, shares });
+      const policies = [];
+      for (let i = 0; PARTS.has("policies") && i < RUNS; i++) {
+        const p = await attempt(`policies ${n} run ${i + 1}`, () => policiesRun(browser, base, plans[n]));
+        if (!p) continue;
+        policies.push(p);
+        log(`${n}: policies run ${i + 1}/${RUNS}: TOML pack ${ms(p.toml)} ms; Rego ${ms(p.total)} ms in all ` +
+          `(engine: compile ${ms(p.compile)}, input ${ms(p.input)}, evaluation ${ms(p.eval)} ms)`);
+      }
+      results.push({ n, bytes, runs, floors, graphs, shares, policies });
     }
     if (PARTS.has("cancel") && Number.isFinite(bigN)) {
       for (const phase of ["reading", "parsing"]) {
@@ -993,6 +1047,19 @@ async function main() {
       const parsing = every(/pars|analys/i);
       figures.push(figure(`${bigN / 1000}k plan, progress shown while reading and while parsing`,
         `reading ${reading ? "yes" : "no"}, parsing ${parsing ? "yes" : "no"} (in every run)`, "both", reading && parsing));
+    }
+  }
+  if (PARTS.has("policies")) {
+    for (const r of results) {
+      const name = `${r.n / 1000}k plan, the five guardrails in Rego (input + evaluation in the engine)`;
+      if (!r.policies || !r.policies.length) { figures.push(figure(name, "not measured (every run failed)")); continue; }
+      const both = median(r.policies.map((p) => p.input + p.eval));
+      const value = `${ms(both)} ms (input ${ms(median(pick(r.policies, "input")))} + evaluation ${ms(median(pick(r.policies, "eval")))}; ` +
+        `compile ${ms(median(pick(r.policies, "compile")))}; the page waited ${ms(median(pick(r.policies, "total")))} ms in all, ` +
+        `engine's module fetched each run; TOML pack alone ${ms(median(pick(r.policies, "toml")))} ms)`;
+      figures.push(r.n === 10000
+        ? figure(name, value, `≤ ${TARGET_10K_POLICIES_MS} ms`, both <= TARGET_10K_POLICIES_MS)
+        : figure(name, value));
     }
   }
   if (PARTS.has("cancel") && Number.isFinite(bigN)) {

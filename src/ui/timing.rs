@@ -23,3 +23,21 @@ pub(super) fn measure(name: &str, from: &str) {
         let _ = p.measure_with_start_mark(name, from);
     }
 }
+
+/// Records a step that took `ms` and ended now as the measure `name` (for steps timed elsewhere,
+/// such as in a worker): `performance.measure(name, {start, duration})`.
+pub(super) fn record(name: &str, ms: f64) {
+    use wasm_bindgen::JsCast;
+    let Some(p) = performance() else {
+        return;
+    };
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"start".into(), &(p.now() - ms).into());
+    let _ = js_sys::Reflect::set(&options, &"duration".into(), &ms.into());
+    let measure = js_sys::Reflect::get(&p, &"measure".into())
+        .ok()
+        .and_then(|m| m.dyn_into::<js_sys::Function>().ok());
+    if let Some(measure) = measure {
+        let _ = measure.call2(&p, &name.into(), &options);
+    }
+}

@@ -394,6 +394,7 @@ async fn evaluate_with_policies(
 ) -> Result<Evaluation, String> {
     use crate::session::{Request, Response};
     let start = now();
+    mark("planlens:policies-start");
     status.set(PolicyStatus::Running);
     let failed = |message: String| {
         status.set(PolicyStatus::Failed(message.clone()));
@@ -440,17 +441,25 @@ async fn evaluate_with_policies(
     };
     // How each file was read, for the tab (the session reads the same answer for findings).
     let reports = match crate::policy::read_answer(&answer) {
-        Ok(outcome) => outcome
-            .files
-            .iter()
-            .zip(&shapes)
-            .map(|(f, shape)| PolicyFileReport {
-                name: f.name.clone(),
-                shape: *shape,
-                syntax: f.syntax.key(),
-                package: f.package.clone(),
-            })
-            .collect(),
+        Ok(outcome) => {
+            // Where the engine's time went, for scripts/bench.mjs.
+            if let Some(t) = outcome.timings {
+                crate::ui::timing::record("planlens:policy-compile", t.compile_ms);
+                crate::ui::timing::record("planlens:policy-input", t.input_ms);
+                crate::ui::timing::record("planlens:policy-eval", t.eval_ms);
+            }
+            outcome
+                .files
+                .iter()
+                .zip(&shapes)
+                .map(|(f, shape)| PolicyFileReport {
+                    name: f.name.clone(),
+                    shape: *shape,
+                    syntax: f.syntax.key(),
+                    package: f.package.clone(),
+                })
+                .collect()
+        }
         Err(errors) => {
             return failed(
                 errors
@@ -472,6 +481,7 @@ async fn evaluate_with_policies(
         Ok(Response::Failed(e)) | Err(e) => Err(e),
         Ok(_) => Err("the worker answered something else".to_string()),
     };
+    measure("planlens:policies", "planlens:policies-start");
     match &evaluation {
         Ok(_) => {
             kept.set(Some(answer));
