@@ -2,7 +2,7 @@
 // wasm + JS, gzip-compressed, must stay within 400 KiB. A size test, not a timed one: the figures
 // depend only on the build, so it is deterministic.
 //
-// The budget is NOT met yet (971 KiB at 23:00 UTC on 2026-11-24; README, "Size"). So two checks per size: the
+// The budget is NOT met yet (1,018 KiB at 23:16 UTC on 2026-11-24; README, "Size"). So two checks per size: the
 // budget itself, marked as failing (`test.fail`: Playwright reports it as an error the day it
 // passes, so the mark is removed then), and a ceiling at today's size, which fails the build when
 // the download grows.
@@ -20,11 +20,11 @@ import { gotoApp } from "./helpers.mjs";
 
 const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // Today's total plus 2 %: growing past it fails. 836,878 B gzip -6 at 20:20 UTC on 2026-11-24;
-// 993,813 B at 23:00 after issue 16's readers (human-readable plans, states, Kubernetes objects
-// and the fleet, about 150 KB of wasm before compression) and the Rego policies' page side joined
-// the first-visit module (the YAML reader and the Rego engine are lazily loaded parts and do not
-// count). README, "Size", says what would take them out.
-const CEILING = 1_013_700;
+// about 1,042,600 B at 23:16 after issue 16's readers (human-readable plans, states, Kubernetes
+// objects, about 150 KB of wasm before compression), the fleet view and the Rego policies' page
+// side joined the first-visit module (the YAML reader and the Rego engine are lazily loaded parts
+// and do not count). README, "Size", says what would take the readers out.
+const CEILING = 1_070_000;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },
@@ -113,7 +113,7 @@ async function firstVisit(page, origin, vp) {
 
 for (const vp of VIEWPORTS) {
   test(`first visit (${vp.name} ${vp.width}x${vp.height}): wasm + JS of the landing page and of viewing a plan ≤ 400 KiB gzip`, async ({ page, origin }) => {
-    test.fail(true, "over the 400 KiB budget (971 KiB on 2026-11-24): remove this mark when it passes");
+    test.fail(true, "over the 400 KiB budget (1,018 KiB on 2026-11-24): remove this mark when it passes");
     expect(await firstVisit(page, origin, vp), `gzip -6 bytes of wasm + JS for the first visit (budget ${BUDGET})`).toBeLessThanOrEqual(BUDGET);
   });
 
