@@ -14,7 +14,7 @@ cargo fmt --all -- --check
 printf '\n== cargo clippy (native: core, CLI, tests)\n'
 cargo clippy --all-targets --quiet -- -D warnings
 printf '\n== cargo clippy (wasm32: the browser UI)\n'
-cargo clippy --target wasm32-unknown-unknown --lib --bin planlens-web --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bin planlens-web --bin part-yaml --bin part-rego --quiet -- -D warnings
 printf '\n== cargo test\n'
 cargo test
 printf '\n== Rego policies: the same findings as OPA (scripts/opa_diff.py; OPA from PyPI, cached in .cache/opa)\n'
