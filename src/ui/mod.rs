@@ -231,7 +231,8 @@ fn Tabs() -> impl IntoView {
 /// in the search box, Enter opens the first match and ↓ moves into the list.
 fn install_keyboard(state: AppState) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        // The fleet view has keys of its own (`fleet.rs`): none of these act on the plan behind it.
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || state.showing_fleet.get_untracked() {
             return;
         }
         let target = ev
