@@ -479,6 +479,16 @@ fn files_open_as_a_fleet_or_as_one_document() {
         Session::open_files(vec![plan.clone()], &options("r")).unwrap(),
         Opened::Plan(_)
     ));
+    // A plan Secret and its state Secret in two files open as the plan, as one file holding
+    // both does.
+    let Opened::Plan(both) = Session::open_files(
+        vec![kube("plan-secret.json"), kube("state-secret.json")],
+        &options("b"),
+    )
+    .unwrap() else {
+        panic!("a plan and its state did not open as the plan");
+    };
+    assert!(!both.document().source.is_state());
     // Two plans are no fleet: the message says so.
     let Err(e) = Session::open_files(vec![plan.clone(), plan], &options("r")) else {
         panic!("two plans opened as something");

@@ -267,6 +267,15 @@ impl Session {
         if let Some(bytes) = single {
             return Session::open_bytes(bytes, options).map(|s| Opened::Plan(Box::new(s)));
         }
+        // Several files without a workspace (a plan Secret and its state Secret, a plan's chunks
+        // in separate files): what one file holding them all would open as, when they read.
+        if fleet.problems.is_empty()
+            && let Ok(stored) = fleet.objects.single()
+        {
+            let name = stored.label();
+            return crate::load::load_stored_with(stored, &name, &options.mask())
+                .map(|doc| Opened::Plan(Box::new(Session::of(doc))));
+        }
         let problems: Vec<String> = (fleet.problems.iter())
             .map(|(name, why)| format!("{name}: {why}"))
             .collect();

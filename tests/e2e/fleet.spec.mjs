@@ -150,18 +150,27 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 2 to add, 2 to change, 2 to destroy.");
     });
 
-    test("a plan Secret alone opens as its plan; several plans without workspaces are refused", async ({ page }) => {
+    test("a plan Secret alone opens as its plan, with its state Secret too; files that make neither are refused", async ({ page }) => {
       await gotoApp(page);
       await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(kube("plan-secret-chunked.json"));
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 2 to add, 2 to change, 2 to destroy.");
       await expect(page.getByTestId("fleet-back")).toHaveCount(0);
+      // A plan Secret and its state Secret chosen together: the plan, as one file holding both.
       await page.locator("input[type=file][data-testid=plan-file]").setInputFiles([
         kube("plan-secret.json"),
         kube("state-secret.json"),
       ]);
+      await expect(page.locator(".topbar .doc-name")).toContainText("tfplan-default-web.json");
+      await expect(page.getByTestId("load-error")).toHaveCount(0);
+      const sentence = await page.getByTestId("plan-summary").innerText();
+      expect(sentence).toMatch(/^Plan: /);
+      // Two files that are no fleet and no one document: refused, and the open plan stays.
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles([
+        kube("plan-secret.json"),
+        join(REPO, "tests", "fixtures", "blast_radius.json"),
+      ]);
       await expect(page.getByTestId("load-error")).toContainText("holds a tf-controller Terraform object");
-      // The open plan stays.
-      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 2 to add, 2 to change, 2 to destroy.");
+      await expect(page.getByTestId("plan-summary")).toHaveText(sentence);
     });
   });
 }
