@@ -493,5 +493,23 @@ fn files_open_as_a_fleet_or_as_one_document() {
     let Err(e) = Session::open_files(vec![plan.clone(), plan], &options("r")) else {
         panic!("two plans opened as something");
     };
-    assert!(e.to_string().contains("no fleet"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("blast_radius.json, blast_radius.json are not"),
+        "{e}"
+    );
+    // A plan beside Kubernetes objects is named, never left out without a word.
+    let Err(e) = Session::open_files(
+        vec![
+            kube("plan-secret.json"),
+            (
+                "blast_radius.json".to_string(),
+                common::own_fixture("blast_radius.json"),
+            ),
+        ],
+        &options("m"),
+    ) else {
+        panic!("a plan beside a Secret opened as something");
+    };
+    assert!(e.to_string().contains("blast_radius.json is not"), "{e}");
 }

@@ -221,6 +221,23 @@ pub fn answer_fleet(fleet: &Fleet, request: Request) -> Response {
     }
 }
 
+/// True when `bytes` start like Kubernetes objects as kubectl writes them (JSON with an
+/// `apiVersion` and a `kind` near the start; YAML was converted to JSON before).
+fn names_kubernetes_kinds(bytes: &[u8]) -> bool {
+    // Compressed or UTF-16 text cannot be told from its bytes: the fleet's reader decodes it and
+    // names it if it is not Kubernetes objects.
+    if bytes.starts_with(&[0x1f, 0x8b])
+        || bytes.starts_with(&[0xff, 0xfe])
+        || bytes.starts_with(&[0xfe, 0xff])
+    {
+        return true;
+    }
+    let start = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
+    start.trim_start().starts_with(['{', '['])
+        && start.contains("\"apiVersion\"")
+        && start.contains("\"kind\"")
+}
+
 /// True when `bytes` may be Kubernetes objects naming tf-controller `Terraform` resources (a
 /// fleet): JSON whose start names an `apiVersion` and whose text names the controller's API
 /// group. Only such files are read as a fleet first; a plan's start is never one.
@@ -260,6 +277,23 @@ impl Session {
         // document: keep it for that (such files are small).
         let single = (files.len() == 1).then(|| files[0].1.clone());
         let count = files.len();
+        // Files opened together are Kubernetes objects (a fleet, or a plan with its state): one
+        // that is not (a plan's JSON) would be left out without a word, so it is refused.
+        let strangers: Vec<String> = (files.iter())
+            .filter(|(_, bytes)| !names_kubernetes_kinds(bytes))
+            .map(|(name, _)| name.clone())
+            .collect();
+        if count > 1 && !strangers.is_empty() {
+            return Err(LoadError::Controller {
+                message: format!(
+                    "Files opened together must be Kubernetes objects (tf-controller Terraform \
+                     objects and the Secrets and ConfigMaps beside them), and {} {} not: open \
+                     a plan, a state or a log one file at a time.",
+                    strangers.join(", "),
+                    if strangers.len() == 1 { "is" } else { "are" }
+                ),
+            });
+        }
         let fleet = Fleet::read(files);
         if !fleet.rows.is_empty() {
             return Ok(Opened::Fleet(Box::new(fleet)));

@@ -169,7 +169,7 @@ for (const [device, viewport] of [
         kube("plan-secret.json"),
         join(REPO, "tests", "fixtures", "blast_radius.json"),
       ]);
-      await expect(page.getByTestId("load-error")).toContainText("holds a tf-controller Terraform object");
+      await expect(page.getByTestId("load-error")).toContainText("blast_radius.json is not");
       await expect(page.getByTestId("plan-summary")).toHaveText(sentence);
     });
   });
