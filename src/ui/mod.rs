@@ -178,7 +178,7 @@ fn Tabs() -> impl IntoView {
     let state = expect_context::<AppState>();
     let count =
         move |f: fn(&Loaded) -> usize| state.loaded.with(|l| l.as_ref().map_or(0, |l| f(l)));
-    let tab_button = move |tab: Tab, label: &'static str, n: Option<Signal<usize>>| {
+    let tab_button = move |tab: Tab, label: &'static str, n: Option<Signal<Option<usize>>>| {
         view! {
             <button
                 class="tab"
@@ -188,7 +188,7 @@ fn Tabs() -> impl IntoView {
                 on:click=move |_| state.tab.set(tab)
             >
                 {label}
-                {n.map(|n| view! { <span class="tab-count">{move || n.get()}</span> })}
+                {n.map(|n| move || n.get().map(|n| view! { <span class="tab-count">{n}</span> }))}
             </button>
         }
     };
@@ -196,13 +196,17 @@ fn Tabs() -> impl IntoView {
         <nav class="tabs" role="tablist">
             {tab_button(Tab::Resources, "Resources", None)}
             {tab_button(Tab::Graph, "Graph", None)}
-            {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || count(|l| l.analysis.drift.resources.len()))))}
+            // A state cannot show drift: no count, which would read as "no drift" (the tab says why).
+            {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || {
+                let state_open = state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state()));
+                (!state_open).then(|| count(|l| l.analysis.drift.resources.len()))
+            })))}
             {tab_button(Tab::Rules, "Rules", Some(Signal::derive(move || {
                 // The same count as the Rules tab's heading: both read Evaluation::tally.
-                state.rules.checked.with(|c| c.as_ref().map_or(0, |c| c.0.evaluation.tally().total()))
+                Some(state.rules.checked.with(|c| c.as_ref().map_or(0, |c| c.0.evaluation.tally().total())))
             })))}
-            {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || count(|l| l.outputs.len()))))}
-            {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || count(|l| l.checks.len()))))}
+            {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || Some(count(|l| l.outputs.len())))))}
+            {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || Some(count(|l| l.checks.len())))))}
         </nav>
         {move || match state.tab.get() {
             // On a phone the detail is a full-screen sheet over the list, opened by selecting a

@@ -106,6 +106,9 @@ for (const [device, viewport] of [
       await expectNoVerdict(page, "rules");
 
       // Drift: a state cannot say.
+      // No count on the Drift tab: "0" would read as "no drift", which a state cannot say.
+      await expect(page.getByTestId("tab-drift").locator(".tab-count")).toHaveCount(0);
+      await expect(page.getByTestId("tab-outputs").locator(".tab-count")).toHaveCount(1);
       await page.getByTestId("tab-drift").click();
       await expect(page.getByTestId("no-drift")).toContainText("A state cannot show drift");
 
