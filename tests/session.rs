@@ -197,6 +197,13 @@ message = "{address} is deleted"
     }
 }
 
+/// A share link followed as the browser follows it: fragment → payload → text → a session.
+fn open_link(link: &str, name: &str) -> Session {
+    let fragment = planlens::load::fragment::Fragment::parse(&link[link.find('#').unwrap()..]);
+    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
+    Session::open_text(text, &options(name)).unwrap()
+}
+
 #[test]
 fn share_links_are_made_by_the_session_as_the_core_makes_them() {
     let bytes = common::own_fixture("share_secrets.json");
@@ -261,10 +268,7 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
         panic!("no links");
     };
     // Followed as the browser follows it: fragment → payload → text → a session.
-    let fragment =
-        planlens::load::fragment::Fragment::parse(&redacted[redacted.find('#').unwrap()..]);
-    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
-    let mut link = Session::open_text(text, &options("drift_effects.json")).unwrap();
+    let mut link = open_link(&redacted, "drift_effects.json");
     let index = through_json(&link.index(None, &BTreeMap::new()));
     let slim = index.document().unwrap();
     // The views say "redacted" and ask for no diff; the findings are the link's.
@@ -339,10 +343,7 @@ fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
     }) else {
         panic!("no links");
     };
-    let fragment =
-        planlens::load::fragment::Fragment::parse(&redacted[redacted.find('#').unwrap()..]);
-    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
-    let link = Session::open_text(text, &options("blast_radius.json")).unwrap();
+    let link = open_link(&redacted, "blast_radius.json");
     let carried = link.index(None, &BTreeMap::new()).carried;
     let in_link: Vec<_> = (carried.findings.iter())
         .filter(|f| f.rule_id == "data.main.deny")
@@ -417,10 +418,7 @@ fn policies_are_not_run_on_a_state_or_a_redacted_link() {
     }) else {
         panic!("no links");
     };
-    let fragment =
-        planlens::load::fragment::Fragment::parse(&redacted[redacted.find('#').unwrap()..]);
-    let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
-    let mut link = Session::open_text(text, &options("d.json")).unwrap();
+    let mut link = open_link(&redacted, "d.json");
     assert!(matches!(ask(&mut link), Response::Failed(m) if m.contains("redacted")));
 }
 

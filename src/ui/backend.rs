@@ -561,6 +561,20 @@ fn fail_all(pending: &Pending, message: String) {
     }
 }
 
+/// Sends `request` to a session's worker (`{kind: "ask", request}`) and waits for the message
+/// that answers it (read it with [`decode`]).
+async fn ask_worker(
+    worker: &web_sys::Worker,
+    pending: &Pending,
+    request: &Request,
+) -> Result<JsValue, String> {
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
+    let json = serde_json::to_string(request).map_err(|e| e.to_string())?;
+    let _ = Reflect::set(&message, &"request".into(), &json.into());
+    call(worker, pending, message, None, None).await
+}
+
 /// Asks the open plan's session. `Err` says why there is no answer.
 pub async fn ask(request: Request) -> Result<Response, String> {
     let worker = CURRENT.with(|c| match &*c.borrow() {
@@ -575,11 +589,7 @@ pub async fn ask(request: Request) -> Result<Response, String> {
         }),
         Some(Err(message)) => Err(message),
         Some(Ok((worker, pending))) => {
-            let message = Object::new();
-            let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
-            let json = serde_json::to_string(&request).map_err(|e| e.to_string())?;
-            let _ = Reflect::set(&message, &"request".into(), &json.into());
-            let data = call(&worker, &pending, message, None, None).await?;
+            let data = ask_worker(&worker, &pending, &request).await?;
             decode(&data)
         }
     }
@@ -664,11 +674,7 @@ pub async fn fleet_file(link: crate::fleet::Link) -> Result<(String, String), St
                 .map(|c| (c.worker.clone(), c.pending.clone()))
         })
         .ok_or("no fleet is open")?;
-    let message = Object::new();
-    let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
-    let json = serde_json::to_string(&Request::FleetLink { link }).map_err(|e| e.to_string())?;
-    let _ = Reflect::set(&message, &"request".into(), &json.into());
-    let data = call(&worker, &pending, message, None, None).await?;
+    let data = ask_worker(&worker, &pending, &Request::FleetLink { link }).await?;
     match decode(&data)? {
         Response::FleetFile { name, text } => Ok((name, text)),
         Response::Failed(message) => Err(message),
@@ -688,11 +694,7 @@ pub async fn policy_inputs(
             _ => None,
         })
         .ok_or("Rego policies need the plan's worker, and this page has none.")?;
-    let message = Object::new();
-    let _ = Reflect::set(&message, &"kind".into(), &"ask".into());
-    let json = serde_json::to_string(&request).map_err(|e| e.to_string())?;
-    let _ = Reflect::set(&message, &"request".into(), &json.into());
-    let data = call(&worker, &pending, message, None, None).await?;
+    let data = ask_worker(&worker, &pending, &request).await?;
     match decode(&data)? {
         Response::PolicyInputs {
             request, shapes, ..
