@@ -69,10 +69,6 @@ def policy_sets():
         files = sorted(glob.glob(os.path.join(d, "*.rego")))
         if name == "runaway":
             continue  # stopped by Planlens's time limit; OPA has none here
-        if name == "known_differences":
-            sets += [{"name": os.path.relpath(f, POLICIES), "files": [f], "known": True}
-                     for f in files]
-            continue
         if name == "refused":
             sets += [{"name": os.path.relpath(f, POLICIES), "files": [f]} for f in files]
         else:
@@ -239,13 +235,11 @@ def main():
     sets = policy_sets()
     plan_paths = plans()
     differences = []
-    known = []
     compared = {"plans": 0, "evaluations": 0, "findings": 0, "errors": 0, "tests": 0}
     opa_sets = {s["name"]: OpaSet(OpaEngine, OpaError, s["files"]) for s in sets}
-    known_sets = {s["name"] for s in sets if s.get("known")}
     for environment in ("staging", "prod"):
         labels = {"environment": environment}
-        job = {"plans": plan_paths, "sets": [{k: v for k, v in s.items() if k != "known"} for s in sets], "labels": labels, "time_limit_ms": 60000}
+        job = {"plans": plan_paths, "sets": sets, "labels": labels, "time_limit_ms": 60000}
         run = subprocess.run(
             ["cargo", "run", "--quiet", "--example", "policy_diff"],
             input=json.dumps(job), capture_output=True, text=True, cwd=ROOT)
@@ -292,9 +286,8 @@ def main():
                 if mine != sorted(theirs):
                     only_ours = [f for f in mine if f not in theirs]
                     only_theirs = [f for f in theirs if f not in mine]
-                    report = known if result["set"] in known_sets else differences
-                    report.append(f"{where}: findings differ\n  only planlens: {only_ours}\n"
-                                  f"  only opa:      {only_theirs}")
+                    differences.append(f"{where}: findings differ\n  only planlens: {only_ours}\n"
+                                       f"  only opa:      {only_theirs}")
         if environment == "staging":
             for tests in ours["tests"]:
                 opa_set = opa_sets[tests["set"]]
@@ -311,9 +304,6 @@ def main():
                                        f"  opa:      {sorted(theirs)}")
     for d in differences:
         print(d)
-    if known:
-        print(f"opa_diff: {len(known)} evaluations differ as known (policies in "
-              f"tests/fixtures/policies/known_differences; the first):\n{known[0]}")
     print(f"opa_diff: {compared['plans']} plans × {len(sets)} policy sets × 2 environments: "
           f"{compared['evaluations']} evaluations, {compared['findings']} findings, "
           f"{compared['errors']} refused, {compared['tests']} tests compared with OPA; "

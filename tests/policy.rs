@@ -312,6 +312,92 @@ fn a_policy_opa_refuses_is_reported_before_any_rule_runs_with_file_line_and_colu
 }
 
 #[test]
+fn inside_not_the_parts_opa_evaluates_first_are_evaluated_first() {
+    // What OPA 1.20 gives on this plan (scripts/opa_diff.py compares every plan): a part OPA
+    // moves before the `not` that is undefined makes the body undefined — no finding — where
+    // evaluating it inside the negation would make `not` hold.
+    let doc = guardrails();
+    let mut found: Vec<(String, String)> = findings_of(&policy_files("negation"), &doc, "staging")
+        .into_iter()
+        .map(|(rule, _, message, _)| (rule, message))
+        .collect();
+    found.sort();
+    let expected = [
+        (
+            "data.main.deny",
+            "aws_instance.api: instance type not in the allowed list",
+        ),
+        (
+            "data.main.deny",
+            "aws_instance.worker: instance type not in the allowed list",
+        ),
+        (
+            "data.main.deny",
+            "aws_s3_bucket.logs: bucket names start with corp-",
+        ),
+        (
+            "data.main.violation",
+            "aws_instance.worker: not a large instance",
+        ),
+        (
+            "data.main.violation",
+            "aws_instance.worker: not a large instance (function)",
+        ),
+        (
+            "data.main.warn",
+            "1 created resources with a team tag not starting with team-",
+        ),
+        (
+            "data.main.warn",
+            "aws_s3_bucket.logs: force_destroy is not false",
+        ),
+    ];
+    assert_eq!(
+        found,
+        expected.map(|(r, m)| (r.to_string(), m.to_string())),
+        "{found:#?}"
+    );
+    // A moved part is evaluated with the negation's `with` modifiers.
+    let outcome = engine::verify(&policy_files("negation"), None).unwrap();
+    let results: Vec<(&str, bool)> = outcome
+        .tests
+        .iter()
+        .map(|t| (t.rule.as_str(), t.passed))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("data.main.test_a_region_outside_europe", true),
+            ("data.main.test_no_region_is_no_answer", true),
+        ]
+    );
+    // An error after a moved part on the same line keeps the column of the text as written.
+    let text = "package main\nimport rego.v1\ndeny contains msg if { not startswith(input.planned_values.x, \"a\"); n := to_number(\"abc\"); msg := sprintf(\"%d\", [n]) }\n";
+    let file = PolicyFile::new("position.rego", text);
+    let input = r#"{"planned_values": {"x": "b"}}"#;
+    let request = engine::Request {
+        policies: vec![file],
+        groups: vec![engine::Group {
+            shape: Shape::Conftest,
+            packages: vec!["main".to_string()],
+        }],
+        time_limit_ms: None,
+    };
+    let errors = engine::run(&request, &[input]).expect_err("to_number fails");
+    // The engine points at the argument it could not read, inside its quotes.
+    let column = text.lines().nth(2).unwrap().find("abc").unwrap() + 1;
+    assert_eq!(
+        (
+            errors[0].file.as_str(),
+            errors[0].line,
+            errors[0].column as usize
+        ),
+        ("position.rego", 3, column),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn a_runaway_policy_is_stopped_after_the_time_limit() {
     let doc = guardrails();
     let started = std::time::Instant::now();

@@ -82,6 +82,32 @@ fn package_of(module: &Module) -> String {
 /// Every error of every rule of `modules`, in file and source order.
 pub(super) fn check(modules: &[Ref<Module>]) -> Vec<PolicyError> {
     // Names every package declares (across its files) and every function's full path.
+    let (names, functions) = declared_names(modules);
+    let mut errors = Vec::new();
+    for module in modules {
+        let package = package_of(module);
+        let imports = imports_of(module);
+        let globals = globals_of(module, &names, &imports);
+        let mut checker = Checker {
+            package: &package,
+            globals: &globals,
+            imports: &imports,
+            functions: &functions,
+            errors: Vec::new(),
+        };
+        for rule in &module.policy {
+            checker.rule(rule);
+        }
+        let mut found = checker.errors;
+        found.sort_by_key(|e| (e.line, e.column));
+        errors.extend(found);
+    }
+    errors
+}
+
+/// The names each package declares (across its files, the first part of each rule's head) and
+/// every function's full path (`data.PACKAGE.NAME`).
+fn declared_names(modules: &[Ref<Module>]) -> (HashMap<String, HashSet<String>>, HashSet<String>) {
     let mut names: HashMap<String, HashSet<String>> = HashMap::new();
     let mut functions: HashSet<String> = HashSet::new();
     for module in modules {
@@ -105,44 +131,50 @@ pub(super) fn check(modules: &[Ref<Module>]) -> Vec<PolicyError> {
             }
         }
     }
-    let mut errors = Vec::new();
-    for module in modules {
-        let package = package_of(module);
-        let mut imports = HashMap::new();
-        for import in &module.imports {
-            let Some(path) = ref_path(&import.refr) else {
-                continue;
-            };
-            if !matches!(path.first().map(String::as_str), Some("data" | "input")) {
-                continue; // rego.v1, future.keywords
-            }
-            let alias = import
-                .r#as
-                .as_ref()
-                .map(|s| s.text().to_string())
-                .or_else(|| path.last().cloned())
-                .unwrap_or_default();
-            imports.insert(alias, path);
-        }
-        let mut globals: HashSet<String> = names.get(&package).cloned().unwrap_or_default();
-        globals.extend(imports.keys().cloned());
-        globals.insert("input".to_string());
-        globals.insert("data".to_string());
-        let mut checker = Checker {
-            package: &package,
-            globals: &globals,
-            imports: &imports,
-            functions: &functions,
-            errors: Vec::new(),
+    (names, functions)
+}
+
+/// A module's `data`/`input` imports by alias (`rego.v1` and `future.keywords` left out).
+fn imports_of(module: &Module) -> HashMap<String, Vec<String>> {
+    let mut imports = HashMap::new();
+    for import in &module.imports {
+        let Some(path) = ref_path(&import.refr) else {
+            continue;
         };
-        for rule in &module.policy {
-            checker.rule(rule);
+        if !matches!(path.first().map(String::as_str), Some("data" | "input")) {
+            continue; // rego.v1, future.keywords
         }
-        let mut found = checker.errors;
-        found.sort_by_key(|e| (e.line, e.column));
-        errors.extend(found);
+        let alias = import
+            .r#as
+            .as_ref()
+            .map(|s| s.text().to_string())
+            .or_else(|| path.last().cloned())
+            .unwrap_or_default();
+        imports.insert(alias, path);
     }
-    errors
+    imports
+}
+
+fn globals_of(
+    module: &Module,
+    names: &HashMap<String, HashSet<String>>,
+    imports: &HashMap<String, Vec<String>>,
+) -> HashSet<String> {
+    let mut globals: HashSet<String> = names.get(&package_of(module)).cloned().unwrap_or_default();
+    globals.extend(imports.keys().cloned());
+    globals.insert("input".to_string());
+    globals.insert("data".to_string());
+    globals
+}
+
+/// For each module, the names OPA resolves to references rather than variables: its package's
+/// rules (across files), its import aliases, `input` and `data`.
+pub(super) fn globals(modules: &[Ref<Module>]) -> Vec<HashSet<String>> {
+    let (names, _) = declared_names(modules);
+    modules
+        .iter()
+        .map(|m| globals_of(m, &names, &imports_of(m)))
+        .collect()
 }
 
 struct Checker<'c> {

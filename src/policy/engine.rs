@@ -7,19 +7,22 @@
 //! syntax its text suggests, then in the other), every rule of every file is checked
 //! ([`super::check`]: unsafe variables, undefined functions, arity, literal type errors, as OPA's
 //! compiler reports them) and the engine prepares its schedule — all before any rule is
-//! evaluated. Only then are the requested rules evaluated, each group against its own input,
+//! evaluated. What OPA's compiler evaluates before a `not` is moved before it in the text the
+//! engine evaluates ([`super::negation`]); the checks read the text as written, and every error
+//! of the engine is mapped back to it. Only then are the requested rules evaluated, each group against its own input,
 //! under one time limit for the whole run.
 
-use std::collections::BTreeSet;
-use std::num::NonZeroU32;
+use std::collections::{BTreeSet, HashMap};
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::time::Duration;
 
-use regorus::Engine;
 use regorus::unstable::{Expr, Module, Ref, Rule, RuleHead};
 use regorus::utils::limits::{ExecutionTimerConfig, TimeSource, set_time_source};
+use regorus::{Engine, PolicyLengthConfig};
 use serde::{Deserialize, Serialize};
 
 use super::error::{PolicyError, from_engine};
+use super::negation::{Rewritten, hoist_negated_operands};
 use super::shape::Shape;
 use super::source::{PolicyFile, Syntax};
 
@@ -305,6 +308,8 @@ struct Loaded {
     input_paths: Option<Vec<Vec<String>>>,
     time_limit: Option<Duration>,
     started: Option<Duration>,
+    /// The files the engine evaluates rewritten ([`super::negation`]), by name.
+    rewritten: HashMap<String, Rewritten>,
 }
 
 impl Loaded {
@@ -334,10 +339,25 @@ impl Loaded {
         }
         let rules = declared(&modules);
         let input_paths = super::reads::input_paths(&modules);
+        let rewritten: HashMap<String, Rewritten> = modules
+            .iter()
+            .zip(super::check::globals(&modules))
+            .filter_map(|(module, globals)| {
+                let source = &module.package.refr.span().source;
+                hoist_negated_operands(module, source.contents(), &globals)
+                    .map(|r| (source.file().clone(), r))
+            })
+            .collect();
+        if !rewritten.is_empty() {
+            engine = rewritten_engine(policies, &files, &rewritten)?;
+        }
         // Preparing (the engine's own analysis and schedule) may refuse a policy too.
-        engine
-            .eval_query("true".to_string(), false)
-            .map_err(|e| vec![from_engine(&e, "rego_compile_error")])?;
+        engine.eval_query("true".to_string(), false).map_err(|e| {
+            vec![original_place(
+                &rewritten,
+                from_engine(&e, "rego_compile_error"),
+            )]
+        })?;
         let time_limit = time_limit_ms.map(Duration::from_millis);
         let started = time_limit.and_then(|_| CLOCK.get().and_then(|c| c.now()));
         Ok(Loaded {
@@ -347,6 +367,7 @@ impl Loaded {
             input_paths,
             time_limit,
             started,
+            rewritten,
         })
     }
 
@@ -392,7 +413,10 @@ impl Loaded {
                 if e.to_string().contains("exceeded time limit") {
                     stopped()
                 } else {
-                    vec![from_engine(&e, "eval_error")]
+                    vec![original_place(
+                        &self.rewritten,
+                        from_engine(&e, "eval_error"),
+                    )]
                 }
             })?;
         let Some(value) = results
@@ -411,6 +435,48 @@ impl Loaded {
             .map(Some)
             .map_err(|e| vec![PolicyError::general(format!("{}: {e}", rule.path))])
     }
+}
+
+/// An engine holding the files as [`super::negation`] rewrote them (the others as written), each
+/// in the syntax it parsed in. The rewritten lines may be longer than the engine's default limit,
+/// which the files as written have already passed.
+fn rewritten_engine(
+    policies: &[PolicyFile],
+    files: &[FileReport],
+    rewritten: &HashMap<String, Rewritten>,
+) -> Result<Engine, Vec<PolicyError>> {
+    let mut engine = Engine::new();
+    super::sprintf::register(&mut engine);
+    let longest = rewritten.values().map(|r| r.text.len()).max().unwrap_or(0);
+    let defaults = PolicyLengthConfig::default();
+    engine.set_policy_length_config(PolicyLengthConfig {
+        max_col: NonZeroU32::new(u32::try_from(longest).unwrap_or(u32::MAX).max(1))
+            .map_or(defaults.max_col, |n| n.max(defaults.max_col)),
+        max_file_bytes: NonZeroUsize::new(longest)
+            .map_or(defaults.max_file_bytes, |n| n.max(defaults.max_file_bytes)),
+        max_lines: defaults.max_lines,
+    });
+    for (file, report) in policies.iter().zip(files) {
+        engine.set_rego_v0(report.syntax == Syntax::V0);
+        let text = rewritten.get(&file.name).map_or(&file.text, |r| &r.text);
+        engine
+            .add_policy(file.name.clone(), text.clone())
+            .map_err(|e| {
+                vec![original_place(
+                    rewritten,
+                    from_engine(&e, "rego_parse_error"),
+                )]
+            })?;
+    }
+    Ok(engine)
+}
+
+/// `error` with its line and column in the file as written, when the engine read it rewritten.
+fn original_place(rewritten: &HashMap<String, Rewritten>, mut error: PolicyError) -> PolicyError {
+    if let Some(r) = rewritten.get(&error.file) {
+        (error.line, error.column) = r.original_position(error.line, error.column);
+    }
+    error
 }
 
 /// Parses `file` in the syntax its text suggests, else in the other; a file that parses in

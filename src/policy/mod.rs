@@ -19,6 +19,7 @@
 pub mod check;
 pub mod engine;
 pub mod error;
+mod negation;
 mod reads;
 pub mod shape;
 pub mod source;
