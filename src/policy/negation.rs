@@ -40,7 +40,7 @@ struct Piece {
 
 impl Rewritten {
     /// The original text's (line, column) of a (line, column) in the rewritten text (both 1-based;
-    /// columns in characters, as the engine counts them). Lines are never added or removed, so
+    /// columns counted as the engine counts them: a character each, a tab 4). Lines are never added or removed, so
     /// only columns move; an inserted `__planlens_…__ := ` or `; ` maps to the negation it was
     /// hoisted for, a copied expression to the expression it was copied from.
     pub(super) fn original_position(&self, line: u32, column: u32) -> (u32, u32) {
@@ -309,6 +309,7 @@ impl Finder<'_> {
         }
     }
 
+    /// Records what OPA moves out of the negated `expr` (the statement `stmt`), if anything.
     fn negation(&mut self, stmt: &LiteralStmt, expr: &Expr) {
         let mut moved = Vec::new();
         // Stage 1: `expandExpr`.
