@@ -8,8 +8,10 @@ use std::sync::{Arc, OnceLock};
 
 use crate::drift::Drift;
 use crate::graph::DepGraph;
+use crate::load::LoadError;
 use crate::model::Document;
 use crate::model::findings::{Evaluation, Verdict};
+use crate::model::redaction::CarriedGraph;
 use crate::model::summary::{Planning, Summary};
 use crate::rules::{Input, RuleSet, evaluate};
 
@@ -25,6 +27,10 @@ pub struct Analysis {
     /// The dependency graph: carried, or built on first use (a large plan's graph is only built
     /// when something needs it).
     graph: OnceLock<Arc<DepGraph>>,
+    /// A session's values-free document whose graph stayed in the session: it cannot be built
+    /// from this document (it has no configuration and no state) and arrives with
+    /// [`Analysis::receive_graph`].
+    graph_in_session: bool,
     /// Where findings come from.
     findings: Findings,
     /// The carried findings stand whatever the rules: a redacted link's (a session's index is
@@ -53,7 +59,11 @@ impl Analysis {
                 summary,
                 planning,
                 drift: Drift::from_resources(carried.drift.clone(), doc.rows.len()),
-                graph: OnceLock::from(Arc::new(DepGraph::from_carried(&carried.graph, doc))),
+                graph: match &carried.graph {
+                    Some(graph) => OnceLock::from(Arc::new(DepGraph::from_carried(graph, doc))),
+                    None => OnceLock::new(),
+                },
+                graph_in_session: carried.graph.is_none(),
                 findings: Findings::Carried(carried.evaluation.clone()),
                 findings_fixed: carried.carrier == crate::model::redaction::Carrier::Link,
             },
@@ -62,20 +72,54 @@ impl Analysis {
                 planning,
                 drift: Drift::of(doc),
                 graph: OnceLock::new(),
+                graph_in_session: false,
                 findings: Findings::Computed,
                 findings_fixed: false,
             },
         }
     }
 
-    /// The dependency graph of `doc` (the document this analysis was made of).
+    /// The dependency graph of `doc` (the document this analysis was made of), built on first
+    /// use. A session's values-free document must not build it (it has no configuration and no
+    /// state to build it from): the views ask the session for it and hand it over with
+    /// [`Analysis::receive_graph`], and read it with [`Analysis::graph_ready`].
     pub fn graph(&self, doc: &Document) -> &Arc<DepGraph> {
+        debug_assert!(
+            !self.graph_in_session || self.graph.get().is_some(),
+            "the graph of a session's index is the session's to build"
+        );
         self.graph.get_or_init(|| Arc::new(DepGraph::build(doc)))
+    }
+
+    /// The graph when it is ready without building it (carried, received or already built).
+    pub fn graph_ready(&self) -> Option<&Arc<DepGraph>> {
+        self.graph.get()
     }
 
     /// True when the graph is ready without building it (it was carried or already built).
     pub fn graph_is_built(&self) -> bool {
         self.graph.get().is_some()
+    }
+
+    /// True when the graph stays in the session until asked for (a session's index).
+    pub fn graph_in_session(&self) -> bool {
+        self.graph_in_session
+    }
+
+    /// Takes the graph the session built for `doc` (`session::Request::Graph`), after checking
+    /// every index in it against `doc`'s rows; the graph already there, if any, stays.
+    pub fn receive_graph(
+        &self,
+        doc: &Document,
+        carried: &CarriedGraph,
+    ) -> Result<&Arc<DepGraph>, LoadError> {
+        if let Some(graph) = self.graph.get() {
+            return Ok(graph);
+        }
+        crate::load::redacted::check_graph(carried, doc.rows.len())?;
+        Ok(self
+            .graph
+            .get_or_init(|| Arc::new(DepGraph::from_carried(carried, doc))))
     }
 
     /// The findings of `rules` on `doc` with `labels`. A redacted link's carried findings are

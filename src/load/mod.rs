@@ -113,12 +113,12 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         }
     };
     // A state converted by Planlens (a share link's stripped copy) opens as a state again.
-    if let Some(facts) = state::converted_facts(doc.text()) {
+    if let Some(facts) = state::converted_facts(doc.plan()) {
         doc.source = Source::State(facts);
         return Ok(doc);
     }
     // A text plan converted by Planlens (a share link's stripped copy) opens as a text plan.
-    if let Some(facts) = text_plan::converted_facts(doc.text()) {
+    if let Some(facts) = text_plan::converted_facts(doc.plan()) {
         doc.source = Source::TextPlan(facts);
         return Ok(doc);
     }

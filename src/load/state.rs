@@ -74,18 +74,10 @@ pub fn is_state_text(text: &str) -> bool {
         || (has("format_version") && (has("values") || only_versions))
 }
 
-/// The facts a converted state's text carries ([`MARKER`]), when it is one: such a text (a
-/// share link's copy of a state) opens as a state again.
-pub fn converted_facts(text: &str) -> Option<StateFacts> {
-    if !text.contains(MARKER) {
-        return None;
-    }
-    #[derive(Deserialize)]
-    struct Marked {
-        #[serde(default)]
-        planlens_state: Option<StateFacts>,
-    }
-    serde_json::from_str::<Marked>(text).ok()?.planlens_state
+/// The facts a converted state carries ([`MARKER`], read with the plan at no extra cost), when
+/// it is one: such a text (a share link's copy of a state) opens as a state again.
+pub fn converted_facts(plan: &crate::model::Plan) -> Option<StateFacts> {
+    serde_json::from_str(plan.planlens_state?.get()).ok()
 }
 
 fn failed(message: String) -> LoadError {

@@ -82,20 +82,10 @@ pub struct TextChange {
 /// The key under which the converted plan carries its [`TextPlanFacts`].
 pub const MARKER: &str = "planlens_text_plan";
 
-/// The facts a converted text plan carries ([`MARKER`]), when `text` is one (a share link's
-/// stripped copy of it).
-pub fn converted_facts(text: &str) -> Option<TextPlanFacts> {
-    if !text.contains(MARKER) {
-        return None;
-    }
-    #[derive(serde::Deserialize)]
-    struct Marked {
-        #[serde(default)]
-        planlens_text_plan: Option<TextPlanFacts>,
-    }
-    serde_json::from_str::<Marked>(text)
-        .ok()?
-        .planlens_text_plan
+/// The facts a converted text plan carries ([`MARKER`], read with the plan at no extra cost),
+/// when it is one (a share link's stripped copy of it).
+pub fn converted_facts(plan: &crate::model::Plan) -> Option<TextPlanFacts> {
+    serde_json::from_str(plan.planlens_text_plan?.get()).ok()
 }
 
 /// True when `text` (not JSON) holds words only a human-readable plan has: a resource header, the

@@ -34,8 +34,10 @@ pub enum Carrier {
 pub struct Redaction {
     /// Who holds the values: nobody (a redacted link) or the session.
     pub carrier: Carrier,
-    /// The dependency graph as it was built from the full plan.
-    pub graph: CarriedGraph,
+    /// The dependency graph as it was built from the full plan. `None`: the session holds it
+    /// and builds it when asked (`session::Request::Graph`), so opening a plan does not wait for
+    /// a graph most reviews never look at; a redacted link always carries it.
+    pub graph: Option<CarriedGraph>,
     /// The drifted resources as they were graded from the full plan.
     pub drift: Vec<DriftedResource>,
     /// The findings, with values in messages redacted.

@@ -35,8 +35,11 @@ pub struct Analyses {
     pub plan_has_marks: bool,
     /// How many values the masking pass hid by name.
     pub masked_by_name: usize,
-    /// The dependency graph.
-    pub graph: CarriedGraph,
+    /// The dependency graph, when it was sent with the index. A session sends none (it builds
+    /// the graph when the views ask, `Request::Graph`: most reviews never open the Graph tab,
+    /// and it is the largest part of opening a plan after parsing it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<CarriedGraph>,
     /// The graded drift.
     pub drift: Vec<DriftedResource>,
     /// The ids of objects deleted outside Terraform, by drift entry: a value, which the drift

@@ -22,7 +22,7 @@ use crate::load::{LoadError, load_plan_text_with, load_plan_with};
 use crate::model::Document;
 use crate::model::findings::Evaluation;
 use crate::model::mask::Mask;
-use crate::model::redaction::{Carrier, Redaction};
+use crate::model::redaction::{CarriedGraph, Carrier, Redaction};
 use crate::outputs::output_rows;
 use crate::policy::{PolicyFile, Shape};
 use crate::rules::RuleSet;
@@ -64,9 +64,10 @@ pub struct Index {
     pub analyses: Analyses,
     /// The findings under the rules the plan was opened with, or their rule file's errors.
     pub evaluation: Result<Evaluation, String>,
-    /// The findings the document carries: those above, or the built-in pack's when the rules do
-    /// not parse.
-    pub carried: Evaluation,
+    /// The built-in pack's findings when the rules do not parse, for the document to carry;
+    /// `None` when they are `evaluation`'s (not sent twice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<Evaluation>,
     /// The text as the user gave it, when small enough to keep for a reload.
     pub kept: Option<String>,
 }
@@ -81,6 +82,16 @@ impl Index {
     pub fn take_document(&mut self) -> Result<Document, LoadError> {
         let plan = std::mem::take(&mut self.plan);
         self.document_over(plan)
+    }
+
+    /// The findings the document carries: `evaluation`'s, or the built-in pack's when the rules
+    /// do not parse (`None` only for an index no session made: rule errors and nothing else).
+    pub fn carried_evaluation(&self) -> Option<Evaluation> {
+        match (&self.carried, &self.evaluation) {
+            (Some(carried), _) => Some(carried.clone()),
+            (None, Ok(evaluation)) => Some(evaluation.clone()),
+            (None, Err(_)) => None,
+        }
     }
 
     fn document_over(&self, plan: String) -> Result<Document, LoadError> {
@@ -102,7 +113,14 @@ impl Index {
                 },
                 graph: a.graph.clone(),
                 drift,
-                evaluation: self.carried.clone(),
+                evaluation: self
+                    .carried_evaluation()
+                    .ok_or_else(|| LoadError::InvalidReport {
+                        what: "plan index".to_string(),
+                        line: 0,
+                        column: 0,
+                        message: "it carries neither findings nor the built-in pack's".to_string(),
+                    })?,
                 labels: BTreeMap::new(),
             },
         )?;
@@ -160,6 +178,8 @@ pub enum Request {
     Remask(Box<OpenOptions>),
     /// A fleet row's plan or state, as a file to open (asked of the worker holding the fleet).
     FleetLink { link: Link },
+    /// The dependency graph (the index carries none: it is built when first asked for).
+    Graph,
 }
 
 /// An answer, in the order of [`Request`]'s variants.
@@ -194,6 +214,8 @@ pub enum Response {
     Fleet(Box<FleetIndex>),
     /// A fleet row's plan or state as a file: its name and text.
     FleetFile { name: String, text: String },
+    /// The dependency graph, made from the full plan.
+    Graph(Box<CarriedGraph>),
 }
 
 /// What opening files gave: one plan (or state, or anything else a document holds) with its
@@ -348,10 +370,9 @@ impl Session {
         let masking = &doc.masking;
         let source_text = doc.source_text();
         let evaluation = self.evaluate(rules, labels);
-        let carried = match &evaluation {
-            Ok(e) => e.clone(),
-            Err(_) => self.analysis.evaluate(doc, &RuleSet::builtin(), labels),
-        };
+        let carried = evaluation
+            .is_err()
+            .then(|| self.analysis.evaluate(doc, &RuleSet::builtin(), labels));
         Index {
             plan: index::plan_text(doc),
             analyses: Analyses {
@@ -363,7 +384,7 @@ impl Session {
                 mask_user: masking.mask.user_patterns().to_vec(),
                 plan_has_marks: masking.plan_has_marks,
                 masked_by_name: masking.masked_by_name,
-                graph: self.analysis.graph(doc).carried(doc),
+                graph: None,
                 drift: self.analysis.drift.resources.clone(),
                 deleted_ids: (self.analysis.drift.resources.iter())
                     .map(|r| r.deleted.as_ref().and_then(|d| d.id.clone()))
@@ -505,6 +526,10 @@ impl Session {
             } => self.policy_inputs(&policies, &labels, namespaces, shape),
             Request::FleetLink { .. } => {
                 Response::Failed("this worker holds a plan, not a fleet".to_string())
+            }
+            Request::Graph => {
+                let doc = &self.doc;
+                Response::Graph(Box::new(self.analysis.graph(doc).carried(doc)))
             }
             Request::Share {
                 base,

@@ -139,6 +139,26 @@ test.describe("Graph view", () => {
     await expect(page.getByTestId("diff-address")).toHaveText("aws_vpc.main");
   });
 
+  test("the graph is built when the tab first asks, and again for each plan opened while it is shown", async ({ page }) => {
+    await gotoApp(page);
+    await openPlan(page, join(FIXTURES, "blast_radius.json"));
+    // Opening a plan does not build its graph: the session builds it when the Graph tab asks.
+    const built = () => page.evaluate(() => performance.getEntriesByName("planlens:graph-build").length);
+    expect(await built()).toBe(0);
+    await openGraph(page);
+    expect(await graphCounts(page)).toEqual({ resources: 7, edges: 5, shown: 6, collapsed: 0, hidden: 1 });
+    expect(await built()).toBe(1);
+    await expect(page.getByTestId("graph-building")).toHaveCount(0);
+    // Another plan opened with the tab shown: its own graph, not the last one's.
+    await openPlan(page, join(FIXTURES, "state-only-cycle.json"));
+    await expect.poll(() => graphCounts(page)).toMatchObject({ resources: 4, edges: 3 });
+    expect(await built()).toBe(2);
+    // Back to the first plan: asked again (each open is a new session).
+    await openPlan(page, join(FIXTURES, "blast_radius.json"));
+    await expect.poll(() => graphCounts(page)).toEqual({ resources: 7, edges: 5, shown: 6, collapsed: 0, hidden: 1 });
+    expect(await built()).toBe(3);
+  });
+
   test("a plan without configuration says its edges may be incomplete", async ({ page }) => {
     await gotoApp(page);
     await openPlan(page, join(FIXTURES, "state-only-cycle.json"));

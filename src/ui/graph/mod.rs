@@ -30,7 +30,7 @@ use crate::graph::style::Palette;
 use crate::graph::view::{HighlightOptions, View, ViewNodeKind};
 use canvas::{Scene, draw, draw_minimap, minimap_scale, page_theme, place_minimap};
 use state::{Camera, Gesture, bounds, zoom_at};
-use toolbar::{EdgeNote, GraphSide, GraphStatus, GraphToolbar, Legend, SearchBar};
+use toolbar::{EdgeNote, FetchNote, GraphSide, GraphStatus, GraphToolbar, Legend, SearchBar};
 
 pub(super) use export::download;
 pub use state::GraphState;
@@ -52,6 +52,9 @@ pub fn GraphPanel() -> impl IntoView {
     let theme = follow_theme();
     // On a phone, the detail sheet over the graph is open.
     let sheet = RwSignal::new(false);
+    // The session builds the graph when the tab first needs it (and for each plan opened while
+    // the tab is shown).
+    Effect::new(move |_| gs.ask());
 
     let selected_node = Memo::new(move |_| {
         gs.state_only
@@ -410,6 +413,7 @@ pub fn GraphPanel() -> impl IntoView {
                 <GraphToolbar highlight=highlight fit=fit zoom_button=zoom_button>
                     <SearchBar found=found selected=selected_node step=step />
                 </GraphToolbar>
+                <FetchNote />
                 <EdgeNote />
                 <div class="graph-stage">
                     <canvas

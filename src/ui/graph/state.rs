@@ -1,7 +1,7 @@
 //! The Graph tab's view state: the graph and its folded, laid-out view, what is lit, the camera,
 //! and the state changes pointer and key events make (zoom about a point, a click on a node).
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use leptos::prelude::*;
 use petgraph::graph::NodeIndex;
@@ -32,11 +32,30 @@ impl PartialEq for ViewRef {
     }
 }
 
+/// Where the open plan's graph is while it is not on the page: the plan's session builds it
+/// when the Graph tab first asks (opening a plan does not wait for it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fetch {
+    /// Nothing asked, or the graph is here.
+    Idle,
+    /// Asked of the plan's session.
+    Asking,
+    /// The session could not give it: why.
+    Failed(String),
+}
+
 /// Graph state that is not the plan: how it is folded and what is lit.
 #[derive(Clone, Copy)]
 pub struct GraphState {
-    /// The graph of the open plan; built the first time the Graph tab is shown.
+    /// The graph of the open plan; asked of its session the first time the Graph tab is shown.
     pub graph: Memo<Option<GraphRef>>,
+    /// Whether the graph is being asked for, or why it could not be had.
+    pub fetch: RwSignal<Fetch>,
+    /// Bumped when a graph arrives, so `graph` reads it.
+    received: RwSignal<u32>,
+    /// The plan the graph was last asked for (weak: a closed plan is not kept for this).
+    asked: StoredValue<Weak<Loaded>, LocalStorage>,
+    loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage>,
     /// How the user folded it; `None` until they do, meaning the default for the plan.
     pub options: RwSignal<Option<ViewOptions>>,
     /// Also light what the selection depends on.
@@ -54,13 +73,18 @@ pub struct GraphState {
 impl GraphState {
     /// Creates the graph state over the app's loaded plan.
     pub fn new(loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage>) -> Self {
+        let received = RwSignal::new(0u32);
         let graph = Memo::new(move |_| {
+            received.track();
             loaded.with(|l| {
                 let l = l.as_ref()?;
-                mark("planlens:graph-start");
-                let g = Arc::clone(l.analysis.graph(&l.doc));
-                measure("planlens:graph-build", "planlens:graph-start");
-                Some(GraphRef(g))
+                let a = &l.analysis;
+                let g = match a.graph_ready() {
+                    Some(g) => g,
+                    None if a.graph_in_session() => return None,
+                    None => a.graph(&l.doc),
+                };
+                Some(GraphRef(Arc::clone(g)))
             })
         });
         let options: RwSignal<Option<ViewOptions>> = RwSignal::new(None);
@@ -74,6 +98,10 @@ impl GraphState {
         });
         GraphState {
             graph,
+            fetch: RwSignal::new(Fetch::Idle),
+            received,
+            asked: StoredValue::new_local(Weak::new()),
+            loaded,
             options,
             upstream: RwSignal::new(false),
             destructive: RwSignal::new(false),
@@ -83,8 +111,62 @@ impl GraphState {
         }
     }
 
+    /// Asks the open plan's session for its graph unless it is here or already asked for
+    /// (`planlens:graph-build` measures the wait). Tracks the open plan, so an effect calling it
+    /// asks again for the next plan.
+    pub fn ask(&self) {
+        let Some(l) = self.loaded.get() else {
+            return;
+        };
+        let a = &l.analysis;
+        if a.graph_ready().is_some() || !a.graph_in_session() {
+            return;
+        }
+        if self
+            .asked
+            .with_value(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(&l)))
+        {
+            return;
+        }
+        self.asked.set_value(Arc::downgrade(&l));
+        self.fetch.set(Fetch::Asking);
+        mark("planlens:graph-start");
+        let me = *self;
+        leptos::task::spawn_local(async move {
+            let answer = crate::ui::backend::ask(crate::session::Request::Graph).await;
+            // Another plan was opened meanwhile: its own question follows.
+            let current = me.loaded.try_get_untracked().flatten();
+            if !current.is_some_and(|c| Arc::ptr_eq(&c, &l)) {
+                return;
+            }
+            let failed = match answer {
+                Ok(crate::session::Response::Graph(carried)) => {
+                    match l.analysis.receive_graph(&l.doc, &carried) {
+                        Ok(_) => None,
+                        Err(e) => Some(e.to_string()),
+                    }
+                }
+                Ok(crate::session::Response::Failed(message)) | Err(message) => Some(message),
+                Ok(_) => Some("the plan's session answered another question".to_string()),
+            };
+            match failed {
+                None => {
+                    measure("planlens:graph-build", "planlens:graph-start");
+                    me.fetch.set(Fetch::Idle);
+                    me.received.update(|n| *n += 1);
+                }
+                Some(message) => {
+                    // Showing the tab again asks again.
+                    me.asked.set_value(Weak::new());
+                    me.fetch.set(Fetch::Failed(message));
+                }
+            }
+        });
+    }
+
     /// Forgets folding and selection, for a newly opened plan.
     pub fn reset(&self) {
+        self.fetch.set(Fetch::Idle);
         self.options.set(None);
         self.state_only.set(None);
         self.camera.set(None);

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use petgraph::graph::NodeIndex;
 
 use super::export::{download, svg_for_export, svg_to_png};
+use super::state::Fetch;
 use crate::graph::EdgeSource;
 use crate::graph::style::{LIT, Palette, Theme};
 use crate::graph::view::{Highlight, ViewNodeKind};
@@ -181,6 +182,31 @@ pub(super) fn EdgeNote() -> impl IntoView {
             }
         };
         Some(view! { <p class="graph-note" role="note" data-testid="graph-note">{text}</p> })
+    }
+}
+
+/// While the plan's session builds the graph: that it does, or why it could not.
+#[component]
+pub(super) fn FetchNote() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || match state.graph.fetch.get() {
+        Fetch::Idle => None,
+        Fetch::Asking => Some(
+            view! {
+                <p class="graph-note" role="status" data-testid="graph-building">
+                    "Building the dependency graph…"
+                </p>
+            }
+            .into_any(),
+        ),
+        Fetch::Failed(message) => Some(
+            view! {
+                <p class="graph-note graph-failed" role="alert" data-testid="graph-failed">
+                    {format!("The dependency graph could not be built: {message}")}
+                </p>
+            }
+            .into_any(),
+        ),
     }
 }
 
