@@ -43,6 +43,10 @@ impl std::error::Error for YamlError {}
 /// never mistakes JSON (which starts with `{` or `[`) or a human-readable plan (whose lines are
 /// sentences and `# resource` headings, never both keys) for YAML.
 pub fn looks_like_kube_yaml(text: &str) -> bool {
+    // JSON is told at once: its first line may be the whole file (a plan of many megabytes).
+    if text.trim_start().starts_with(['{', '[']) {
+        return false;
+    }
     let (mut api_version, mut kind, mut started) = (false, false, false);
     for line in text.lines() {
         let trimmed = line.trim_end();
