@@ -421,6 +421,32 @@ fn a_runaway_policy_is_stopped_after_the_time_limit() {
     );
     assert!(errors[0].file.ends_with("runaway/loop.rego"));
     assert!(!errors[0].is_compile_error());
+    // The rules of a group are evaluated in one query; the error names the rule that was
+    // running when the limit came, not the group's first.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(POLICIES)
+            .join("runaway/loop.rego"),
+    )
+    .unwrap()
+    .replace(
+        "deny contains msg",
+        "deny contains \"quick\" if true\n\nwarn contains msg",
+    );
+    let errors = policy::evaluate(
+        &[PolicyFile::new("loop_in_warn.rego", text)],
+        &doc,
+        &labels("staging"),
+        &Options {
+            time_limit_ms: Some(300),
+            ..Options::default()
+        },
+    )
+    .expect_err("stopped");
+    assert_eq!(
+        errors[0].message,
+        "data.main.warn was stopped: the policies ran longer than the time limit of 300 ms"
+    );
 }
 
 #[test]
@@ -483,8 +509,29 @@ fn the_engine_reads_only_the_plan_keys_a_policy_can_name() {
         keys(policy_files("conftest_v0")),
         [only(&["resource_changes", "variables"])]
     );
-    // `object.get(input, …)` reads the input as a whole: nothing is cut, for any group.
-    assert_eq!(keys(policy_files("conftest_v1")), [None, None]);
+    // `object.get(input, ["variables", …], "")` reads `input.variables`; the library's own
+    // group has no rule to read, so its input is not read at all.
+    assert_eq!(
+        keys(policy_files("conftest_v1")),
+        [only(&["resource_changes", "variables"]), only(&[])]
+    );
+    // A key computed at run time, or the input itself as the path's object, can be any key.
+    for call in [
+        "object.get(input, k, 0)",
+        "object.get(input, [k], 0)",
+        "object.get(input, [], 0)",
+    ] {
+        let file = PolicyFile::new(
+            "get.rego",
+            format!(
+                "package main\nimport rego.v1\nwarn contains k if {{ some k in [\"relevant_attributes\"]; {call} }}\n"
+            ),
+        );
+        let (outcome, found) =
+            policy::evaluate(&[file], &doc, &labels("staging"), &Options::default()).unwrap();
+        assert_eq!(outcome.plan_keys, [None], "{call}");
+        assert_eq!(found.len(), 1, "{call}");
+    }
     let dynamic = PolicyFile::new(
         "dynamic.rego",
         "package main\nimport rego.v1\nwarn contains k if { some k in [\"relevant_attributes\"]; input[k] }\n",

@@ -12,8 +12,11 @@
 //! of the engine is mapped back to it. Only then are the requested rules evaluated, each group against its own input,
 //! under one time limit for the whole run.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::num::{NonZeroU32, NonZeroUsize};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use regorus::unstable::{Expr, Module, Ref, Rule, RuleHead};
@@ -60,7 +63,8 @@ pub struct Outcome {
     /// Test results ([`verify`] only).
     pub tests: Vec<TestResult>,
     /// For each group, the plan's top-level keys its input was cut down to (the only ones a
-    /// policy can name, `super::reads`); `None`: the whole plan.
+    /// policy can name, `super::reads`; none when the group has no rule to read, and its input
+    /// is not read at all); `None`: the whole plan.
     #[serde(default)]
     pub plan_keys: Vec<Option<Vec<String>>>,
     /// Where the time went, when a clock is registered ([`use_clock`]; natively always).
@@ -153,11 +157,27 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
         }
         mark = now;
     };
+    // Inputs already read into the engine's values, by text: the conftest and OPA groups read the
+    // same plan, and a value is shared, not read twice.
+    let mut values: Vec<(Cow<str>, regorus::Value)> = Vec::new();
     for (g, (group, input)) in request.groups.iter().zip(inputs).enumerate() {
         let keys = loaded
             .input_paths
             .as_ref()
             .and_then(|paths| super::reads::plan_keys(group.shape, paths));
+        let mut read = BTreeSet::new();
+        let rules: Vec<Declared> = group
+            .packages
+            .iter()
+            .flat_map(|package| loaded.rules_of(package))
+            .filter(|rule| group.shape.reads_rule(&rule.name) && read.insert(rule.path.clone()))
+            .collect();
+        outcome.rules_read += rules.len();
+        if rules.is_empty() {
+            // Nothing of this group is read (a library's package): its input is not needed.
+            outcome.plan_keys.push(Some(Vec::new()));
+            continue;
+        }
         let pruned = keys
             .as_ref()
             .and_then(|keys| super::reads::pruned(input, group.shape, keys));
@@ -165,25 +185,26 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
             keys.filter(|_| pruned.is_some())
                 .map(|k| k.into_iter().collect()),
         );
-        loaded
-            .engine
-            .set_input_json(pruned.as_deref().unwrap_or(input))
-            .map_err(|e| vec![PolicyError::general(format!("the input is not JSON: {e}"))])?;
+        let text: Cow<str> = pruned.map_or(Cow::Borrowed(*input), Cow::Owned);
+        let value = match values.iter().find(|(t, _)| *t == text) {
+            Some((_, value)) => value.clone(),
+            None => {
+                let value = regorus::Value::from_json_str(&text).map_err(|e| {
+                    vec![PolicyError::general(format!("the input is not JSON: {e}"))]
+                })?;
+                values.push((text, value.clone()));
+                value
+            }
+        };
+        loaded.engine.set_input(value);
         lap(&mut timings.input_ms);
-        let mut read = BTreeSet::new();
-        for package in &group.packages {
-            for rule in loaded.rules_of(package) {
-                if !group.shape.reads_rule(&rule.name) || !read.insert(rule.path.clone()) {
-                    continue;
-                }
-                outcome.rules_read += 1;
-                if let Some(value) = loaded.eval(&rule)? {
-                    outcome.results.push(RuleValue {
-                        group: g,
-                        rule: rule.path.clone(),
-                        value,
-                    });
-                }
+        for (rule, value) in rules.iter().zip(loaded.eval_all(&rules)?) {
+            if let Some(value) = value {
+                outcome.results.push(RuleValue {
+                    group: g,
+                    rule: rule.path.clone(),
+                    value,
+                });
             }
         }
         lap(&mut timings.eval_ms);
@@ -310,6 +331,8 @@ struct Loaded {
     started: Option<Duration>,
     /// The files the engine evaluates rewritten ([`super::negation`]), by name.
     rewritten: HashMap<String, Rewritten>,
+    /// Which rule of [`Loaded::eval_all`]'s query the engine has reached (its marker's count).
+    reached: Arc<AtomicUsize>,
 }
 
 impl Loaded {
@@ -319,8 +342,8 @@ impl Loaded {
     ) -> Result<Loaded, Vec<PolicyError>> {
         #[cfg(not(target_arch = "wasm32"))]
         use_clock(native_now);
-        let mut engine = Engine::new();
-        super::sprintf::register(&mut engine);
+        let reached = Arc::new(AtomicUsize::new(0));
+        let mut engine = new_engine(&reached);
         let mut files = Vec::new();
         let mut errors = Vec::new();
         for file in policies {
@@ -349,7 +372,7 @@ impl Loaded {
             })
             .collect();
         if !rewritten.is_empty() {
-            engine = rewritten_engine(policies, &files, &rewritten)?;
+            engine = rewritten_engine(policies, &files, &rewritten, &reached)?;
         }
         // Preparing (the engine's own analysis and schedule) may refuse a policy too.
         engine.eval_query("true".to_string(), false).map_err(|e| {
@@ -368,6 +391,7 @@ impl Loaded {
             time_limit,
             started,
             rewritten,
+            reached,
         })
     }
 
@@ -379,26 +403,13 @@ impl Loaded {
             .collect()
     }
 
-    /// The rule's value; `None` when undefined.
-    fn eval(&mut self, rule: &Declared) -> Result<Option<serde_json::Value>, Vec<PolicyError>> {
-        let stopped = || {
-            vec![PolicyError {
-                file: rule.file.clone(),
-                line: rule.line,
-                column: rule.column,
-                code: "eval_cancel_error".to_string(),
-                message: format!(
-                    "{} was stopped: the policies ran longer than the time limit of {} ms",
-                    rule.path,
-                    self.time_limit.map_or(0, |d| d.as_millis())
-                ),
-            }]
-        };
+    /// Arms the engine's timer with what is left of the time limit; `false` when nothing is.
+    fn arm_timer(&mut self) -> bool {
         if let (Some(limit), Some(started)) = (self.time_limit, self.started) {
             let now = CLOCK.get().and_then(|c| c.now()).unwrap_or(started);
             let left = limit.saturating_sub(now.saturating_sub(started));
             if left.is_zero() {
-                return Err(stopped());
+                return false;
             }
             self.engine
                 .set_execution_timer_config(ExecutionTimerConfig {
@@ -406,35 +417,138 @@ impl Loaded {
                     check_interval: NonZeroU32::new(64).expect("non-zero"),
                 });
         }
+        true
+    }
+
+    /// The error for `rule` stopped by the time limit.
+    fn stopped(&self, rule: &Declared) -> Vec<PolicyError> {
+        vec![PolicyError {
+            file: rule.file.clone(),
+            line: rule.line,
+            column: rule.column,
+            code: "eval_cancel_error".to_string(),
+            message: format!(
+                "{} was stopped: the policies ran longer than the time limit of {} ms",
+                rule.path,
+                self.time_limit.map_or(0, |d| d.as_millis())
+            ),
+        }]
+    }
+
+    /// The error for an engine's error while evaluating `rule`, in the text as written.
+    fn failed(&self, rule: &Declared, error: &anyhow::Error) -> Vec<PolicyError> {
+        if error.to_string().contains("exceeded time limit") {
+            self.stopped(rule)
+        } else {
+            vec![original_place(
+                &self.rewritten,
+                from_engine(error, "eval_error"),
+            )]
+        }
+    }
+
+    /// The rule's value, evaluated on its own (a test: each starts afresh); `None` when undefined.
+    fn eval(&mut self, rule: &Declared) -> Result<Option<serde_json::Value>, Vec<PolicyError>> {
+        if !self.arm_timer() {
+            return Err(self.stopped(rule));
+        }
         let results = self
             .engine
             .eval_query(rule.path.clone(), false)
-            .map_err(|e| {
-                if e.to_string().contains("exceeded time limit") {
-                    stopped()
-                } else {
-                    vec![original_place(
-                        &self.rewritten,
-                        from_engine(&e, "eval_error"),
-                    )]
-                }
-            })?;
-        let Some(value) = results
+            .map_err(|e| self.failed(rule, &e))?;
+        let value = results
             .result
             .into_iter()
             .next()
             .and_then(|r| r.expressions.into_iter().next())
             .map(|e| e.value)
-        else {
-            return Ok(None);
-        };
-        if value == regorus::Value::Undefined {
-            return Ok(None);
-        }
-        serde_json::to_value(&value)
-            .map(Some)
-            .map_err(|e| vec![PolicyError::general(format!("{}: {e}", rule.path))])
+            .unwrap_or(regorus::Value::Undefined);
+        json_of(rule, value)
     }
+
+    /// The values of `rules` (`None`: undefined), evaluated in order in one query, so the rules
+    /// they share (a library's `managed_changes`) are evaluated once for all of them: each
+    /// `eval_query` starts from a clean state. Each rule's value is collected as
+    /// `[v | v := data.p.rule]` (empty when undefined, so the query itself always holds), and a
+    /// marker before each says which rule the engine was in when it failed or was stopped.
+    fn eval_all(
+        &mut self,
+        rules: &[Declared],
+    ) -> Result<Vec<Option<serde_json::Value>>, Vec<PolicyError>> {
+        let Some(first) = rules.first() else {
+            return Ok(Vec::new());
+        };
+        if !self.arm_timer() {
+            return Err(self.stopped(first));
+        }
+        let mut query = String::new();
+        for (i, rule) in rules.iter().enumerate() {
+            query.push_str(&format!(
+                "{REACHED}({i})\nx{i} := [v | v := {}]\n",
+                rule.path
+            ));
+        }
+        self.reached.store(0, Ordering::Relaxed);
+        let results = self.engine.eval_query(query, false).map_err(|e| {
+            let at = self.reached.load(Ordering::Relaxed).min(rules.len() - 1);
+            self.failed(&rules[at], &e)
+        })?;
+        let Some(bindings) = results.result.into_iter().next().map(|r| r.bindings) else {
+            return Err(vec![PolicyError::general(format!(
+                "{}: the engine gave no result",
+                first.path
+            ))]);
+        };
+        rules
+            .iter()
+            .enumerate()
+            .map(|(i, rule)| {
+                let collected = &bindings[&regorus::Value::from(format!("x{i}"))];
+                let value = match collected.as_array() {
+                    Ok(values) => values.first().cloned().unwrap_or(regorus::Value::Undefined),
+                    Err(_) => regorus::Value::Undefined,
+                };
+                json_of(rule, value)
+            })
+            .collect()
+    }
+}
+
+/// The name of the marker [`Loaded::eval_all`] calls before each rule (an extension of the
+/// engine; no policy can declare a function of that name in the query's package).
+const REACHED: &str = "__planlens_reached";
+
+/// A fresh engine with Planlens's extensions: Go's `sprintf`, and the marker that records in
+/// `reached` which rule of a query the engine has reached.
+fn new_engine(reached: &Arc<AtomicUsize>) -> Engine {
+    let mut engine = Engine::new();
+    super::sprintf::register(&mut engine);
+    let reached = Arc::clone(reached);
+    let mark = move |args: Vec<regorus::Value>| -> anyhow::Result<regorus::Value> {
+        let at = args
+            .first()
+            .and_then(|a| a.as_u64().ok())
+            .and_then(|a| usize::try_from(a).ok())
+            .unwrap_or(0);
+        reached.store(at, Ordering::Relaxed);
+        Ok(regorus::Value::from(true))
+    };
+    // Registering twice on one engine is the only failure, and each engine registers once.
+    let _ = engine.add_extension(REACHED.to_string(), 1, Box::new(mark));
+    engine
+}
+
+/// A rule's value as JSON; `None` when undefined.
+fn json_of(
+    rule: &Declared,
+    value: regorus::Value,
+) -> Result<Option<serde_json::Value>, Vec<PolicyError>> {
+    if value == regorus::Value::Undefined {
+        return Ok(None);
+    }
+    serde_json::to_value(&value)
+        .map(Some)
+        .map_err(|e| vec![PolicyError::general(format!("{}: {e}", rule.path))])
 }
 
 /// An engine holding the files as [`super::negation`] rewrote them (the others as written), each
@@ -444,9 +558,9 @@ fn rewritten_engine(
     policies: &[PolicyFile],
     files: &[FileReport],
     rewritten: &HashMap<String, Rewritten>,
+    reached: &Arc<AtomicUsize>,
 ) -> Result<Engine, Vec<PolicyError>> {
-    let mut engine = Engine::new();
-    super::sprintf::register(&mut engine);
+    let mut engine = new_engine(reached);
     let longest = rewritten.values().map(|r| r.text.len()).max().unwrap_or(0);
     let defaults = PolicyLengthConfig::default();
     engine.set_policy_length_config(PolicyLengthConfig {

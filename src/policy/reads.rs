@@ -41,6 +41,7 @@ pub(super) fn input_paths(modules: &[Ref<Module>]) -> Option<Vec<Vec<String>>> {
             aliases: &aliases,
             paths: &mut paths,
             whole: false,
+            builtin_object_get: !shadows_object(module),
         };
         for rule in &module.policy {
             reader.rule(rule);
@@ -56,6 +57,33 @@ struct Reader<'r> {
     aliases: &'r HashMap<String, Vec<String>>,
     paths: &'r mut Vec<Vec<String>>,
     whole: bool,
+    /// `object.get` is the builtin in this module (no import or rule is named `object`).
+    builtin_object_get: bool,
+}
+
+/// True when `object` in `module` may name something else than the builtins' namespace: an
+/// import or a rule of that name (`import data.object`, `object.get(x) := …`).
+fn shadows_object(module: &Module) -> bool {
+    let imported = module.imports.iter().any(|import| {
+        import
+            .r#as
+            .as_ref()
+            .map(|s| s.text().to_string())
+            .or_else(|| ref_path(&import.refr).and_then(|p| p.last().cloned()))
+            == Some("object".to_string())
+    });
+    imported
+        || module.policy.iter().any(|rule| {
+            let refr = match rule.as_ref() {
+                Rule::Spec { head, .. } => match head {
+                    RuleHead::Compr { refr, .. }
+                    | RuleHead::Set { refr, .. }
+                    | RuleHead::Func { refr, .. } => refr,
+                },
+                Rule::Default { refr, .. } => refr,
+            };
+            ref_path(refr).and_then(|p| p.into_iter().next()).as_deref() == Some("object")
+        })
 }
 
 impl Reader<'_> {
@@ -152,6 +180,14 @@ impl Reader<'_> {
                 }
                 children(expr, &mut |e| self.expr(e));
             }
+            Expr::Call { fcn, params, .. }
+                if self.builtin_object_get
+                    && params.len() == 3
+                    && ref_path(fcn).is_some_and(|p| p == ["object", "get"]) =>
+            {
+                self.object_get(&params[0], &params[1]);
+                self.expr(&params[2]);
+            }
             Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
                 self.expr(term);
                 self.query(query);
@@ -164,6 +200,61 @@ impl Reader<'_> {
                 self.query(query);
             }
             other => children(other, &mut |e| self.expr(e)),
+        }
+    }
+}
+
+impl Reader<'_> {
+    /// `object.get(object, key, default)`: with `object` the input (or a reference into it by
+    /// static keys) and `key` a string or an array of strings written in the policy, only the
+    /// path object + key is read (`object.get(input, ["variables", "environment", "value"], "")`
+    /// reads `input.variables.environment.value`); otherwise each argument is read as any
+    /// expression. An array's leading strings are used up to its first other item (a number
+    /// indexes an array; a computed item may be any key), and what lies below is read whole.
+    fn object_get(&mut self, object: &Expr, key: &Expr) {
+        let base = match object {
+            Expr::Var { span, .. } => self.aliases.get(span.text()).cloned(),
+            Expr::RefDot { .. } | Expr::RefBrack { .. } => {
+                let (head, keys) = static_prefix(object);
+                match head {
+                    Expr::Var { span, .. } if keys.len() == depth(object) => {
+                        self.aliases.get(span.text()).map(|base| {
+                            let mut path = base.clone();
+                            path.extend(keys);
+                            path
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(mut path) = base else {
+            self.expr(object);
+            self.expr(key);
+            return;
+        };
+        let literal = |e: &Expr| match e {
+            Expr::String { value, .. } | Expr::RawString { value, .. } => {
+                value.as_string().ok().map(|s| s.to_string())
+            }
+            _ => None,
+        };
+        match key {
+            Expr::Array { items, .. } => {
+                path.extend(items.iter().map_while(|item| literal(item)));
+                // A computed item may itself read the input.
+                items.iter().for_each(|item| self.expr(item));
+            }
+            other => match literal(other) {
+                Some(k) => path.push(k),
+                None => self.expr(other),
+            },
+        }
+        if path.is_empty() {
+            self.whole = true;
+        } else {
+            self.paths.push(path);
         }
     }
 }
