@@ -122,6 +122,7 @@ fn main() {
         let (mut build, mut compile, mut input, mut eval, mut total) =
             (f64::MAX, f64::MAX, f64::MAX, f64::MAX, f64::MAX);
         let mut found = 0;
+        let mut bytes = Vec::new();
         for _ in 0..5 {
             let t = Instant::now();
             let prepared = policy::prepare(&files, doc.text(), &context, &Options::default());
@@ -129,6 +130,7 @@ fn main() {
             let outcome = policy::engine::run(&prepared.request, &prepared.input_refs())
                 .unwrap_or_else(|e| panic!("{set}: {e:?}"));
             found = policy::findings(&outcome, &doc).len();
+            bytes.clone_from(&outcome.input_bytes);
             total = total.min(t.elapsed().as_secs_f64() * 1e3);
             let timings = outcome.timings.expect("a native clock");
             compile = compile.min(timings.compile_ms);
@@ -138,7 +140,13 @@ fn main() {
         println!(
             "  Rego {set:<13} input text {build:.1} ms · compile {compile:.1} ms · input into \
              the engine {input:.0} ms · evaluation {eval:.0} ms · total {total:.0} ms (best of 5), \
-             {found} findings"
+             {found} findings; the engine read {} of the input's text",
+            bytes
+                .iter()
+                .filter(|b| **b > 0)
+                .map(|b| format!("{:.1} MB", *b as f64 / 1e6))
+                .collect::<Vec<_>>()
+                .join(" + ")
         );
     }
     println!(

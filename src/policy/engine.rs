@@ -67,6 +67,9 @@ pub struct Outcome {
     /// is not read at all); `None`: the whole plan.
     #[serde(default)]
     pub plan_keys: Vec<Option<Vec<String>>>,
+    /// For each group, the length of the input text the engine read (0: none was needed).
+    #[serde(default)]
+    pub input_bytes: Vec<usize>,
     /// Where the time went, when a clock is registered ([`use_clock`]; natively always).
     #[serde(default)]
     pub timings: Option<Timings>,
@@ -130,6 +133,16 @@ pub struct TestResult {
 /// Every error (parse, compile, evaluation, time limit) comes back with its file, line and column;
 /// with any error there are no results at all.
 pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyError>> {
+    run_with(request, inputs, true)
+}
+
+/// [`run`] with every input given to the engine whole, not cut down to what the policies can
+/// read: the same results, slower (tests compare the two).
+pub fn run_whole(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyError>> {
+    run_with(request, inputs, false)
+}
+
+fn run_with(request: &Request, inputs: &[&str], cut: bool) -> Result<Outcome, Vec<PolicyError>> {
     if inputs.len() != request.groups.len() {
         return Err(vec![PolicyError::general(format!(
             "{} input texts for {} groups",
@@ -161,10 +174,6 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
     // same plan, and a value is shared, not read twice.
     let mut values: Vec<(Cow<str>, regorus::Value)> = Vec::new();
     for (g, (group, input)) in request.groups.iter().zip(inputs).enumerate() {
-        let keys = loaded
-            .input_paths
-            .as_ref()
-            .and_then(|paths| super::reads::plan_keys(group.shape, paths));
         let mut read = BTreeSet::new();
         let rules: Vec<Declared> = group
             .packages
@@ -176,16 +185,18 @@ pub fn run(request: &Request, inputs: &[&str]) -> Result<Outcome, Vec<PolicyErro
         if rules.is_empty() {
             // Nothing of this group is read (a library's package): its input is not needed.
             outcome.plan_keys.push(Some(Vec::new()));
+            outcome.input_bytes.push(0);
             continue;
         }
-        let pruned = keys
-            .as_ref()
-            .and_then(|keys| super::reads::pruned(input, group.shape, keys));
-        outcome.plan_keys.push(
-            keys.filter(|_| pruned.is_some())
-                .map(|k| k.into_iter().collect()),
-        );
-        let text: Cow<str> = pruned.map_or(Cow::Borrowed(*input), Cow::Owned);
+        let (text, keys) = if cut {
+            loaded.cut(group.shape, input)
+        } else {
+            (Cow::Borrowed(*input), None)
+        };
+        outcome
+            .plan_keys
+            .push(keys.map(|k| k.into_iter().collect()));
+        outcome.input_bytes.push(text.len());
         let value = match values.iter().find(|(t, _)| *t == text) {
             Some((_, value)) => value.clone(),
             None => {
@@ -327,6 +338,9 @@ struct Loaded {
     rules: Vec<Declared>,
     /// The static paths under `input` the policies read (`None`: the whole input).
     input_paths: Option<Vec<Vec<String>>>,
+    /// What the policies can observe of the input, below the top level (`None`: the analysis
+    /// could not follow them, and only [`Loaded::input_paths`] cuts).
+    need: Option<super::prune::Need>,
     time_limit: Option<Duration>,
     started: Option<Duration>,
     /// The files the engine evaluates rewritten ([`super::negation`]), by name.
@@ -362,6 +376,7 @@ impl Loaded {
         }
         let rules = declared(&modules);
         let input_paths = super::reads::input_paths(&modules);
+        let need = super::prune::needs(&modules);
         let rewritten: HashMap<String, Rewritten> = modules
             .iter()
             .zip(super::check::globals(&modules))
@@ -388,11 +403,34 @@ impl Loaded {
             files,
             rules,
             input_paths,
+            need,
             time_limit,
             started,
             rewritten,
             reached,
         })
+    }
+
+    /// The input text the engine is given for a group of `shape`: cut down to what the
+    /// policies can observe ([`super::prune`]), else to the plan keys they can name
+    /// ([`super::reads`]), else whole; with the plan's top-level keys kept (`None`: all).
+    fn cut<'i>(&self, shape: Shape, input: &'i str) -> (Cow<'i, str>, Option<BTreeSet<String>>) {
+        if let Some(need) = &self.need
+            && let Some(text) = super::prune::cut(input, need)
+        {
+            return (Cow::Owned(text), need.plan_keys(shape));
+        }
+        let keys = self
+            .input_paths
+            .as_ref()
+            .and_then(|paths| super::reads::plan_keys(shape, paths));
+        match keys
+            .as_ref()
+            .and_then(|keys| super::reads::pruned(input, shape, keys))
+        {
+            Some(text) => (Cow::Owned(text), keys),
+            None => (Cow::Borrowed(input), None),
+        }
     }
 
     fn rules_of(&self, package: &str) -> Vec<Declared> {

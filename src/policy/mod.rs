@@ -20,6 +20,7 @@ pub mod check;
 pub mod engine;
 pub mod error;
 mod negation;
+mod prune;
 mod reads;
 pub mod shape;
 pub mod source;

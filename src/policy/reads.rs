@@ -3,10 +3,13 @@
 //! 56 % of the text, `prior_state` 35 %, `configuration` 8 %).
 //!
 //! Every use of `input` in every file is read as a path of static keys (`input.resource_changes`,
-//! `input["variables"]`, an import alias such as `tfplan` for `input.tfplan`). Any other use —
-//! `input` alone (`walk(input)`, `object.get(input, …)`), a key computed at run time — means the
-//! whole input. `with input as …` replaces the input rather than reading it and is left out. So
-//! a plan key no policy can name is never read, and pruning it cannot change a result.
+//! `input["variables"]`, an import alias such as `tfplan` for `input.tfplan`,
+//! `object.get(input, ["variables", "environment"], d)`). Any other use — `input` alone
+//! (`walk(input)`, `object.get(input, k, d)` with `k` computed), a key computed at run time —
+//! means the whole input. `with input as …` replaces the input rather than reading it and is left
+//! out. So a plan key no policy can name is never read, and pruning it cannot change a result.
+//! This is the fallback of [`super::prune`], which cuts below the top level when it can follow
+//! the policies.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
