@@ -325,6 +325,21 @@ fn record_timings(timings: &str) {
 }
 
 fn decode(data: &JsValue) -> Result<Response, String> {
+    let mut response = decode_answer(data)?;
+    add_plan(&mut response, data)?;
+    Ok(response)
+}
+
+/// The plan text of an opened index (sent beside its JSON, as bytes), put into it.
+fn add_plan(response: &mut Response, data: &JsValue) -> Result<(), String> {
+    if let Response::Opened(index) = response {
+        index.plan = utf8(&get(data, "plan_bytes"))?;
+    }
+    Ok(())
+}
+
+/// The worker's answer without an opened index's plan text ([`add_plan`]).
+fn decode_answer(data: &JsValue) -> Result<Response, String> {
     // An opened index comes as UTF-8 bytes (src/worker.rs, `reply`), other answers as text.
     let bytes = get(data, "response_bytes");
     let text = if bytes.is_object() {
@@ -334,10 +349,9 @@ fn decode(data: &JsValue) -> Result<Response, String> {
             .as_string()
             .ok_or("the worker gave no answer")?
     };
-    let mut response: Response = serde_json::from_str(&text)
+    let response: Response = serde_json::from_str(&text)
         .map_err(|e| format!("the worker's answer does not read: {e}"))?;
-    if let Response::Opened(index) = &mut response {
-        index.plan = utf8(&get(data, "plan_bytes"))?;
+    if let Response::Opened(_) = &response {
         record_timings(&get(data, "timings").as_string().unwrap_or_default());
     }
     Ok(response)
@@ -461,7 +475,21 @@ async fn open_in(
             }
             OPENING.with(|o| o.borrow_mut().take());
             super::timing::mark("planlens:index-decode-start");
-            let response = answer.and_then(|data| decode(&data));
+            // The answer's JSON and the plan's text (megabytes) are decoded in separate tasks,
+            // so neither holds the page for long.
+            let response = match answer.and_then(|data| Ok((decode_answer(&data)?, data))) {
+                Ok((mut response, data)) => {
+                    if matches!(response, Response::Opened(_)) {
+                        super::timing::next_task().await;
+                        if !is_latest(ticket) {
+                            conn.worker.terminate();
+                            return Err("cancelled".to_string());
+                        }
+                    }
+                    add_plan(&mut response, &data).map(|()| response)
+                }
+                Err(message) => Err(message),
+            };
             super::timing::measure("planlens:index-decode", "planlens:index-decode-start");
             let failure = match response {
                 Ok(Response::Opened(index)) => {

@@ -215,6 +215,9 @@ fn FilterBar() -> impl IntoView {
     }
 }
 
+/// How many of a filter select's options are made in one task.
+const OPTIONS_PER_TASK: usize = 300;
+
 /// A select over one of the document's name tables (modules, providers, types); "" means all.
 #[component]
 fn FilterSelect(
@@ -227,27 +230,71 @@ fn FilterSelect(
     field: fn(&mut ListFilter) -> &mut Option<u32>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
+    // A large plan has thousands of modules: their options are made OPTIONS_PER_TASK at a time,
+    // each batch in a task of its own after the plan is on screen, so no task holds the page for
+    // long. Using the select (or a filter already chosen) makes them all at once.
+    let batches = RwSignal::new(0usize);
+    let count = move || {
+        state
+            .loaded
+            .with(|l| l.as_ref().map_or(0, |l| names(&l.doc).len()))
+    };
+    let everything = move || batches.set(count().div_ceil(OPTIONS_PER_TASK));
+    Effect::new(move |_| {
+        state.loaded.track();
+        batches.set(0);
+        leptos::task::spawn_local(async move {
+            loop {
+                crate::ui::timing::next_task().await;
+                let Some(done) = batches.try_get_untracked() else {
+                    return;
+                };
+                if done * OPTIONS_PER_TASK >= count() {
+                    return;
+                }
+                batches.set(done + 1);
+            }
+        });
+    });
+    Effect::new(move |_| {
+        if state.filter.with(|f| field(&mut f.clone()).is_some()) {
+            everything();
+        }
+    });
     let options = move || {
-        state.loaded.with(|l| {
-            l.as_ref().map(|l| {
-                names(&l.doc)
-                    .iter()
-                    .enumerate()
-                    .map(|(i, name)| {
-                        let text = match (name.is_empty(), root) {
-                            (true, Some(root)) => root.to_string(),
-                            _ => visible(name),
-                        };
-                        view! { <option value=i.to_string()>{text}</option> }
+        (0..count().div_ceil(OPTIONS_PER_TASK))
+            .map(|batch| {
+                let shown = Memo::new(move |_| batches.get() > batch);
+                move || {
+                    shown.get().then(|| {
+                        state.loaded.with_untracked(|l| {
+                            l.as_ref().map(|l| {
+                                let names = names(&l.doc);
+                                let start = batch * OPTIONS_PER_TASK;
+                                let end = (start + OPTIONS_PER_TASK).min(names.len());
+                                (start..end)
+                                    .map(|i| {
+                                        let name = &names[i];
+                                        let text = match (name.is_empty(), root) {
+                                            (true, Some(root)) => root.to_string(),
+                                            _ => visible(name),
+                                        };
+                                        view! { <option value=i.to_string()>{text}</option> }
+                                    })
+                                    .collect_view()
+                            })
+                        })
                     })
-                    .collect_view()
+                }
             })
-        })
+            .collect_view()
     };
     view! {
         <select
             data-testid=testid
             aria-label=label
+            on:focus=move |_| everything()
+            on:pointerdown=move |_| everything()
             on:change=move |ev| {
                 let choice = event_target_value(&ev).parse::<u32>().ok();
                 state.filter.update(|f| *field(f) = choice);

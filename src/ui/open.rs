@@ -150,7 +150,7 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
     let asked = (options.rules.clone(), options.labels.clone());
     let result = backend::open(input, options, on_progress).await;
     // Reading the index and rendering it are separate tasks, so the page can paint in between.
-    yield_now().await;
+    super::timing::next_task().await;
     if !is_current(generation) {
         return;
     }
@@ -166,28 +166,31 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
         Ok(backend::Opened::Plan(index)) => Ok(*index),
         Err(e) => Err(e),
     };
-    let read = result.and_then(|mut index| {
-        let kept = index.kept.take();
-        super::timing::mark("planlens:index-read-start");
-        let loaded = install(index, source, asked)?;
-        super::timing::measure("planlens:index-read", "planlens:index-read-start");
-        Ok((loaded, kept))
-    });
-    yield_now().await;
+    // Reading the plan and analysing it are separate tasks too (each tens of milliseconds for a
+    // large plan).
+    let read = match result {
+        Ok(mut index) => {
+            let kept = index.kept.take();
+            super::timing::mark("planlens:index-read-start");
+            match index.take_document() {
+                Ok(doc) => {
+                    super::timing::next_task().await;
+                    if !is_current(generation) {
+                        return;
+                    }
+                    let loaded = install(doc, index, source, asked);
+                    super::timing::measure("planlens:index-read", "planlens:index-read-start");
+                    Ok((loaded, kept))
+                }
+                Err(e) => Err(e.to_string()),
+            }
+        }
+        Err(e) => Err(e),
+    };
+    super::timing::next_task().await;
     if is_current(generation) {
         finish(state, read);
     }
-}
-
-/// Resolves in a later task (`setTimeout` 0): the browser may paint and handle input first.
-async fn yield_now() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        set_timeout(
-            move || drop(resolve.call0(&JsValue::NULL)),
-            std::time::Duration::ZERO,
-        );
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 /// Opens several files chosen or dropped together: tf-controller objects with the plans and
@@ -311,14 +314,14 @@ fn fail(state: AppState, message: String) {
 
 /// The views' form of an opened plan: its values-free document and the analyses it carries.
 fn install(
-    mut index: Index,
+    doc: crate::model::Document,
+    index: Index,
     source: PlanSource,
     (rules, labels): (Option<String>, std::collections::BTreeMap<String, String>),
-) -> Result<Loaded, String> {
-    let doc = index.take_document().map_err(|e| e.to_string())?;
+) -> Loaded {
     let analysis = crate::analysis::Analysis::of(&doc);
     let a = index.analyses;
-    Ok(Loaded {
+    Loaded {
         analysis,
         outputs: a.outputs,
         checks: a.checks,
@@ -326,7 +329,7 @@ fn install(
         first_evaluation: (rules, labels, index.evaluation),
         doc,
         source,
-    })
+    }
 }
 
 /// Opens the plan again whenever the rules' `[mask]` changes what is masked.
@@ -353,8 +356,9 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
     let source = loaded.source.clone();
     leptos::task::spawn_local(async move {
         match backend::ask(Request::Remask(Box::new(options))).await {
-            Ok(Response::Opened(index)) => match install(*index, source, asked) {
-                Ok(new) => {
+            Ok(Response::Opened(mut index)) => match index.take_document() {
+                Ok(doc) => {
+                    let new = install(doc, *index, source, asked);
                     let selected = state.selected.get_untracked();
                     let detail_open = state.detail_open.get_untracked();
                     state.loaded.set(Some(Arc::new(new)));
@@ -362,7 +366,7 @@ pub fn remask(state: AppState, mask: crate::model::mask::Mask) {
                     state.select(selected);
                     state.detail_open.set(detail_open);
                 }
-                Err(e) => fail(state, e),
+                Err(e) => fail(state, e.to_string()),
             },
             Ok(Response::Failed(e)) | Err(e) => fail(state, e),
             Ok(_) => {}

@@ -41,3 +41,14 @@ pub(super) fn record(name: &str, ms: f64) {
         let _ = measure.call2(&p, &name.into(), &options);
     }
 }
+
+/// Resolves in a later task (`setTimeout` 0): the browser may paint and handle input first.
+pub(super) async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        leptos::prelude::set_timeout(
+            move || drop(resolve.call0(&wasm_bindgen::JsValue::NULL)),
+            std::time::Duration::ZERO,
+        );
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

@@ -236,6 +236,30 @@ test.describe("Planlens in the browser", () => {
     await expect(page.getByTestId("list-count")).toHaveText(`${total} of ${total} resource instances`);
   });
 
+  test("a plan with hundreds of modules offers every one in the module filter", async ({ page }) => {
+    // The options are made a few hundred per task after the plan shows: all of them arrive, in
+    // order, and choosing the last one filters the list to it.
+    const modules = 700;
+    const resource_changes = Array.from({ length: modules }, (_, i) => ({
+      address: `module.m${i}.null_resource.r`, module_address: `module.m${i}`, mode: "managed",
+      type: "null_resource", name: "r", provider_name: "registry.terraform.io/hashicorp/null",
+      change: { actions: ["create"], before: null, after: {}, after_unknown: { id: true } },
+    }));
+    const plan = { format_version: "1.2", terraform_version: "1.9.5", resource_changes };
+    await gotoApp(page);
+    await page.locator("input[type=file][data-testid=plan-file]").setInputFiles({
+      name: "many-modules.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(plan)),
+    });
+    await expect(page.getByTestId("plan-summary")).toBeVisible();
+    const select = page.getByTestId("filter-module");
+    await expect(select.locator("option")).toHaveCount(modules + 2); // "All modules" and the root
+    const labels = await select.locator("option").evaluateAll((os) => os.map((o) => o.textContent));
+    expect(labels.slice(0, 3)).toEqual(["All modules", "(root module)", "module.m0"]);
+    expect(labels.at(-1)).toBe("module.m99");
+    await select.selectOption({ label: "module.m699" });
+    await expect(page.getByTestId("list-count")).toHaveText(`1 of ${modules} resource instances`);
+  });
+
   test("searches addresses case-insensitively and Escape clears the search", async ({ page }) => {
     const path = sample("web-app-replace.json");
     const all = readJson(path).resource_changes.map((r) => r.address);
