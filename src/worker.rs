@@ -12,6 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use planlens::load::{LoadError, MAX_FILE_BYTES};
 use planlens::session::{OpenOptions, Opened, Request, Response, Session, answer_fleet};
+use planlens::ui::js::{error_message, field as get};
 
 /// Files are read in slices this large so the page's progress bar moves.
 const READ_CHUNK: f64 = 16.0 * 1024.0 * 1024.0;
@@ -26,10 +27,6 @@ thread_local! {
 
 fn scope() -> web_sys::DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
-}
-
-fn get(value: &JsValue, key: &str) -> JsValue {
-    Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 fn post(fields: &[(&str, JsValue)]) {
@@ -237,7 +234,7 @@ async fn from_yaml(id: f64, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
     })?;
     let json = convert
         .call1(&JsValue::NULL, &JsValue::from_str(&text))
-        .map_err(|e| format!("This YAML does not read: {}", js_message(&e)))?;
+        .map_err(|e| format!("This YAML does not read: {}", error_message(e)))?;
     Ok(json.as_string().unwrap_or_default().into_bytes())
 }
 
@@ -248,22 +245,15 @@ async fn part(name: &str) -> Result<JsValue, String> {
         .map_err(|_| "this worker cannot load parts".to_string())?;
     let promise = load
         .call1(&JsValue::NULL, &JsValue::from_str(name))
-        .map_err(|e| js_message(&e))?;
+        .map_err(error_message)?;
     JsFuture::from(js_sys::Promise::from(promise))
         .await
         .map_err(|e| {
             format!(
                 "The {name} part of Planlens could not be loaded: {}",
-                js_message(&e)
+                error_message(e)
             )
         })
-}
-
-fn js_message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".to_string())
 }
 
 /// Reads a file in slices, saying how far it got.
@@ -277,13 +267,7 @@ async fn read_file(id: f64, file: &web_sys::File) -> Result<Vec<u8>, String> {
         .to_string());
     }
     let name = file.name();
-    let cannot = |e: JsValue| {
-        let why = e
-            .dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| "unknown error".to_string());
-        format!("Cannot read {name}: {why}")
-    };
+    let cannot = |e: JsValue| format!("Cannot read {name}: {}", error_message(e));
     let mut bytes = Vec::with_capacity(size as usize);
     let mut offset = 0.0;
     progress(id, "reading", 0.0, size);

@@ -16,12 +16,9 @@ mod part {
     use js_sys::{Object, Reflect};
     use planlens::policy::PolicyError;
     use planlens::policy::engine::{self, Request};
+    use planlens::ui::js::field as get;
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
-
-    fn get(value: &JsValue, key: &str) -> JsValue {
-        Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-    }
 
     /// The worker's `performance.now()`, for the engine's time limit.
     fn now() -> Option<Duration> {

@@ -23,6 +23,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::js::{error_message, field as get};
 use crate::session::{Index, OpenOptions, Request, Response, Session};
 
 /// What to open.
@@ -99,17 +100,6 @@ fn next_id() -> u32 {
     })
 }
 
-fn js_error(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".to_string())
-}
-
-fn get(value: &JsValue, key: &str) -> JsValue {
-    Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
 /// The URL of this app's JavaScript glue: set by a report file, else Trunk's module preload.
 fn glue_url() -> Option<String> {
     let global = get(&window(), "planlensGlueUrl");
@@ -171,7 +161,7 @@ async fn start_worker(part: Option<&str>) -> Result<Conn, String> {
     let script = worker_url(&glue).ok_or("the page does not say where its worker is")?;
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(&script, &options).map_err(js_error)?;
+    let worker = web_sys::Worker::new_with_options(&script, &options).map_err(error_message)?;
     let pending: Pending = Rc::default();
     let ready = Promise::new(&mut |resolve, reject| {
         let reject_error = reject.clone();
@@ -203,8 +193,8 @@ async fn start_worker(part: Option<&str>) -> Result<Conn, String> {
     if let Some(part) = part {
         let _ = Reflect::set(&hello, &"part".into(), &JsValue::from_str(part));
     }
-    worker.post_message(&hello).map_err(js_error)?;
-    JsFuture::from(ready).await.map_err(js_error)?;
+    worker.post_message(&hello).map_err(error_message)?;
+    JsFuture::from(ready).await.map_err(error_message)?;
     let table = pending.clone();
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
@@ -292,8 +282,8 @@ async fn call(
         Some(t) => worker.post_message_with_transfer(&message, t),
         None => worker.post_message(&message),
     };
-    posted.map_err(js_error)?;
-    JsFuture::from(answered).await.map_err(js_error)
+    posted.map_err(error_message)?;
+    JsFuture::from(answered).await.map_err(error_message)
 }
 
 /// Records the worker's steps of an open (`read=12.5,load=80,…`, milliseconds) as
@@ -529,7 +519,7 @@ async fn open_here(
             });
             let buffer = JsFuture::from(file.array_buffer())
                 .await
-                .map_err(js_error)?;
+                .map_err(error_message)?;
             on(Progress::Parsing { bytes: size });
             // Let the page paint "Parsing…" before the (blocking) parse.
             let painted = Promise::new(&mut |resolve, _| {

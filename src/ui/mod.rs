@@ -12,6 +12,7 @@ mod diff;
 mod drift;
 mod fleet;
 mod graph;
+pub mod js;
 mod landing;
 mod list;
 mod loaded;
