@@ -80,8 +80,11 @@ pub struct Outcome {
 pub struct Timings {
     /// Parsing and checking every policy file and preparing the engine.
     pub compile_ms: f64,
-    /// Reading the input texts into the engine's values.
+    /// Reading the input texts into the engine's values (cutting them down included).
     pub input_ms: f64,
+    /// Of [`Timings::input_ms`], cutting the texts down to what the policies can read.
+    #[serde(default)]
+    pub cut_ms: f64,
     /// Evaluating the rules.
     pub eval_ms: f64,
 }
@@ -188,11 +191,15 @@ fn run_with(request: &Request, inputs: &[&str], cut: bool) -> Result<Outcome, Ve
             outcome.input_bytes.push(0);
             continue;
         }
+        let cut_started = now_ms();
         let (text, keys) = if cut {
             loaded.cut(group.shape, input)
         } else {
             (Cow::Borrowed(*input), None)
         };
+        if let (Some(a), Some(b)) = (cut_started, now_ms()) {
+            timings.cut_ms += b - a;
+        }
         outcome
             .plan_keys
             .push(keys.map(|k| k.into_iter().collect()));

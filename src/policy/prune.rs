@@ -26,8 +26,9 @@
 //! element is cut only when it is an object with a string `address` that no other element of
 //! that set's origin has, and it keeps, verbatim, every key up to `address` in the engine's order:
 //! two elements compare the same way before and after the cut, because their comparison is
-//! decided by the time it reaches `address`. Other elements are kept as they are, which compare as
-//! before too; two sharing an address (a deposed object) mean nothing is cut below the top level.
+//! decided by the time it reaches `address`. Scalars and arrays are kept as they are, which
+//! compare as before too; an object without a string address, or two sharing one (a deposed
+//! object), mean nothing is cut below the top level.
 //! Elements of two origins in one set (changes and drift entries) are kept whole.
 
 use std::cell::RefCell;
@@ -1255,8 +1256,8 @@ impl<'de> DeserializeSeed<'de> for Element<'_> {
     }
 }
 
-/// An element is cut down when it is an object with a string `address`; anything else is
-/// written as it is (scalars, arrays, objects without one), which compares as before too.
+/// An element is cut down when it is an object with a string `address` (an object without one
+/// refuses the cut); scalars and arrays are written as they are, which compare as before too.
 impl<'de> Visitor<'de> for Element<'_> {
     type Value = ();
 
@@ -1298,32 +1299,49 @@ impl<'de> Visitor<'de> for Element<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        // Two passes over one element: find its address, then write it.
-        let mut entries: Vec<(Key<'de>, &'de RawValue)> = Vec::new();
+        // One pass: keys up to `address` verbatim, the others as the need says; an element
+        // without a string address, or with one seen before, refuses the whole cut.
+        let mut address = None;
+        self.cut.push("{");
+        let mut first = true;
         while let Some(key) = map.next_key::<Key<'de>>()? {
-            entries.push((key, map.next_value()?));
-        }
-        if entries.iter().any(|(k, _)| k.0 == NUMBER_KEY) {
-            return Err(self.cut.fail());
-        }
-        // The engine keeps the last of repeated keys.
-        let address = entries
-            .iter()
-            .rev()
-            .find(|(k, _)| k.0 == "address")
-            .and_then(|(_, v)| serde_json::from_str::<String>(v.get()).ok());
-        let Some(address) = address else {
-            self.cut.push("{");
-            for (i, (key, raw)) in entries.iter().enumerate() {
-                if i > 0 {
-                    self.cut.push(",");
-                }
-                self.cut.string(&key.0);
-                self.cut.push(":");
-                self.cut.push(raw.get());
+            if key.0 == NUMBER_KEY {
+                return Err(self.cut.fail());
             }
-            self.cut.push("}");
-            return Ok(());
+            let verbatim = key.0.as_ref() <= "address";
+            let child = self
+                .need
+                .keys
+                .get(key.0.as_ref())
+                .or(self.need.any.as_deref());
+            if !verbatim && child.is_none() {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if !first {
+                self.cut.push(",");
+            }
+            first = false;
+            self.cut.string(&key.0);
+            self.cut.push(":");
+            match child {
+                Some(child) if !verbatim => map.next_value_seed(Node {
+                    cut: self.cut,
+                    need: child,
+                })?,
+                _ => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    self.cut.push(raw.get());
+                    if key.0 == "address" {
+                        // The engine keeps the last of repeated keys.
+                        address = serde_json::from_str::<String>(raw.get()).ok();
+                    }
+                }
+            }
+        }
+        self.cut.push("}");
+        let Some(address) = address else {
+            return Err(self.cut.fail());
         };
         if !self
             .cut
@@ -1335,38 +1353,6 @@ impl<'de> Visitor<'de> for Element<'_> {
         {
             return Err(self.cut.fail());
         }
-        self.cut.push("{");
-        let mut first = true;
-        for (key, raw) in entries {
-            let verbatim = key.0.as_ref() <= "address";
-            let child = self
-                .need
-                .keys
-                .get(key.0.as_ref())
-                .or(self.need.any.as_deref());
-            if !verbatim && child.is_none() {
-                continue;
-            }
-            if !first {
-                self.cut.push(",");
-            }
-            first = false;
-            self.cut.string(&key.0);
-            self.cut.push(":");
-            match child {
-                Some(child) if !verbatim => {
-                    let mut inner = serde_json::Deserializer::from_str(raw.get());
-                    Node {
-                        cut: self.cut,
-                        need: child,
-                    }
-                    .deserialize(&mut inner)
-                    .map_err(|_| self.cut.fail::<A::Error>())?;
-                }
-                _ => self.cut.push(raw.get()),
-            }
-        }
-        self.cut.push("}");
         Ok(())
     }
 }
@@ -1543,12 +1529,14 @@ deny contains sprintf("%s: %s", [rc.address, rc.change.after.instance_type]) if 
             {"address":"a.b","deposed":"01","mode":"managed","change":{"actions":["delete"]}},
             {"address":"a.b","mode":"managed","change":{"actions":["create"]}}]}"#;
         assert_eq!(cut(deposed, &need), None);
-        // Elements that are not objects with an address are kept as they are.
-        let odd = r#"{"resource_changes":[1,{"mode":"managed","x":[1]},{"address":"a","y":2}]}"#;
+        // Scalars and arrays are kept as they are; an object without an address refuses.
+        let odd = r#"{"resource_changes":[1,[{"a":1}],{"address":"a","y":2}]}"#;
         assert_eq!(
             cut(odd, &need).expect("cut"),
-            r#"{"resource_changes":[1,{"mode":"managed","x":[1]},{"address":"a"}]}"#
+            r#"{"resource_changes":[1,[{"a":1}],{"address":"a"}]}"#
         );
+        let no_address = r#"{"resource_changes":[{"mode":"managed","x":[1]}]}"#;
+        assert_eq!(cut(no_address, &need), None);
     }
 
     #[test]
