@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::LoadError;
 use crate::model::Document;
+use crate::model::document::Parsed;
 use crate::model::redaction::{
     CarriedGraph, Carrier, DERIVED_KEYS, EDGE_KINDS, FORMAT, Payload, Redaction, derived,
 };
@@ -61,8 +62,19 @@ pub fn read(text: String, name: &str) -> Result<Document, LoadError> {
 /// Reads a values-free plan (a redacted link's, or a session's index) into a document carrying
 /// `carried`, after checking every index in it against the plan's rows.
 pub fn read_index(plan: String, name: &str, carried: Redaction) -> Result<Document, LoadError> {
-    let mut doc = Document::parse(plan, name.to_string())
-        .map_err(|(_, e)| damaged(format!("its plan does not read: {e}")))?;
+    read_parsed_index(parse_index(plan, name)?, carried)
+}
+
+/// The first half of [`read_index`]: the plan parsed, its rows not yet indexed.
+pub fn parse_index(plan: String, name: &str) -> Result<Parsed, LoadError> {
+    Document::parse_only(plan, name.to_string())
+        .map_err(|(_, e)| damaged(format!("its plan does not read: {e}")))
+}
+
+/// The second half of [`read_index`]: the rows indexed and every index `carried` holds checked
+/// against them.
+pub fn read_parsed_index(parsed: Parsed, carried: Redaction) -> Result<Document, LoadError> {
+    let mut doc = parsed.index();
     let rows = doc.rows.len();
     let entries = doc.plan().resource_drift.len();
     for r in &carried.drift {

@@ -104,12 +104,29 @@ impl std::fmt::Debug for Document {
     }
 }
 
+/// A plan parsed but not yet indexed ([`Document::parse_only`]): the page parses a large plan's
+/// index in one task and indexes its rows in the next, so neither holds the page for long.
+pub struct Parsed(Document);
+
+impl Parsed {
+    /// The document, its rows indexed.
+    pub fn index(mut self) -> Document {
+        self.0.index();
+        self.0
+    }
+}
+
 impl Document {
     /// Parses `text` as a plan and indexes it. On a parse error, gives the text back with the error
     /// so the caller can explain it.
     pub fn parse(text: String, name: String) -> Result<Document, (String, serde_json::Error)> {
+        Document::parse_only(text, name).map(Parsed::index)
+    }
+
+    /// [`Document::parse`] without indexing the rows yet.
+    pub fn parse_only(text: String, name: String) -> Result<Parsed, (String, serde_json::Error)> {
         let cell = PlanCell::try_new_or_recover(text, |text| serde_json::from_str::<Plan>(text))?;
-        let mut doc = Document {
+        let doc = Document {
             cell,
             name,
             warnings: Vec::new(),
@@ -123,8 +140,7 @@ impl Document {
             resource_types: Vec::new(),
             providers: Vec::new(),
         };
-        doc.index();
-        Ok(doc)
+        Ok(Parsed(doc))
     }
 
     /// The same document over a new text (the loader's masking pass writes marks into it): parsed

@@ -20,6 +20,7 @@ use crate::fleet::{Fleet, FleetIndex, Link};
 use crate::load::fragment::View;
 use crate::load::{LoadError, load_plan_text_with, load_plan_with};
 use crate::model::Document;
+use crate::model::document::Parsed;
 use crate::model::findings::Evaluation;
 use crate::model::mask::Mask;
 use crate::model::redaction::{CarriedGraph, Carrier, Redaction};
@@ -80,8 +81,15 @@ impl Index {
 
     /// [`Index::document`] without copying the plan's text: the index is left without it.
     pub fn take_document(&mut self) -> Result<Document, LoadError> {
+        let parsed = self.take_parsed()?;
+        self.document_of(parsed)
+    }
+
+    /// The first half of [`Index::take_document`]: the plan's text parsed (and taken from the
+    /// index), its rows not yet indexed. The page does the halves in separate tasks.
+    pub fn take_parsed(&mut self) -> Result<Parsed, LoadError> {
         let plan = std::mem::take(&mut self.plan);
-        self.document_over(plan)
+        crate::load::redacted::parse_index(plan, &self.analyses.name)
     }
 
     /// The findings the document carries: `evaluation`'s, or the built-in pack's when the rules
@@ -95,6 +103,15 @@ impl Index {
     }
 
     fn document_over(&self, plan: String) -> Result<Document, LoadError> {
+        self.document_of(crate::load::redacted::parse_index(
+            plan,
+            &self.analyses.name,
+        )?)
+    }
+
+    /// The second half of [`Index::take_document`]: the rows indexed, the analyses checked
+    /// against them and carried.
+    pub fn document_of(&self, parsed: Parsed) -> Result<Document, LoadError> {
         let a = &self.analyses;
         let mut drift = a.drift.clone();
         for (r, id) in drift.iter_mut().zip(&a.deleted_ids) {
@@ -102,9 +119,8 @@ impl Index {
                 deleted.id = id.clone();
             }
         }
-        let mut doc = crate::load::redacted::read_index(
-            plan,
-            &a.name,
+        let mut doc = crate::load::redacted::read_parsed_index(
+            parsed,
             Redaction {
                 carrier: if a.values_dropped {
                     Carrier::Link

@@ -166,21 +166,22 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
         Ok(backend::Opened::Plan(index)) => Ok(*index),
         Err(e) => Err(e),
     };
-    // Reading the plan and analysing it are separate tasks too (each tens of milliseconds for a
-    // large plan).
+    // Parsing the plan and indexing its rows are separate tasks too (each tens of milliseconds
+    // for a large plan).
     let read = match result {
         Ok(mut index) => {
             let kept = index.kept.take();
             super::timing::mark("planlens:index-read-start");
-            match index.take_document() {
-                Ok(doc) => {
+            match index.take_parsed() {
+                Ok(parsed) => {
                     super::timing::next_task().await;
                     if !is_current(generation) {
                         return;
                     }
-                    let loaded = install(doc, index, source, asked);
+                    let read = index.document_of(parsed).map_err(|e| e.to_string());
+                    let loaded = read.map(|doc| install(doc, index, source, asked));
                     super::timing::measure("planlens:index-read", "planlens:index-read-start");
-                    Ok((loaded, kept))
+                    loaded.map(|loaded| (loaded, kept))
                 }
                 Err(e) => Err(e.to_string()),
             }
