@@ -433,6 +433,8 @@ pub fn GraphPanel() -> impl IntoView {
                     <canvas
                         node_ref=minimap
                         class="graph-minimap"
+                        // Nothing to overview while the session builds the graph.
+                        class:graph-minimap-empty=move || gs.view.with(Option::is_none)
                         data-testid="graph-minimap"
                         data-corner="bottom-right"
                         aria-label="Overview: click to move there"
