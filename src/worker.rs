@@ -12,7 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use planlens::load::{LoadError, MAX_FILE_BYTES};
 use planlens::session::{OpenOptions, Opened, Request, Response, Session, answer_fleet};
-use planlens::ui::js::{error_message, field as get};
+use planlens::ui::js::{append, error_message, field as get};
 
 /// Files are read in slices this large so the page's progress bar moves.
 const READ_CHUNK: f64 = 16.0 * 1024.0 * 1024.0;
@@ -275,16 +275,7 @@ async fn read_file(id: f64, file: &web_sys::File) -> Result<Vec<u8>, String> {
         let end = (offset + READ_CHUNK).min(size);
         let blob = file.slice_with_f64_and_f64(offset, end).map_err(cannot)?;
         let buffer = JsFuture::from(blob.array_buffer()).await.map_err(cannot)?;
-        let chunk = js_sys::Uint8Array::new(&buffer);
-        let at = bytes.len();
-        let len = chunk.length() as usize;
-        bytes.reserve(len);
-        // Copied straight into the spare capacity (zero-filling it first cost ~1 ms per MB).
-        let copied = chunk
-            .copy_to_uninit(&mut bytes.spare_capacity_mut()[..len])
-            .len();
-        // SAFETY: `copy_to_uninit` initialised the first `copied` bytes after `at`.
-        unsafe { bytes.set_len(at + copied) };
+        append(&mut bytes, &js_sys::Uint8Array::new(&buffer));
         offset = end;
         progress(id, "reading", offset, size);
     }

@@ -1,4 +1,4 @@
-//! Two small readers of JavaScript values, shared by the page (`ui::backend`), the plan's worker
+//! Small readers of JavaScript values, shared by the page (`ui::backend`), the plan's worker
 //! (`src/worker.rs`) and the lazily loaded parts (`src/bin/part_*.rs`).
 
 use wasm_bindgen::{JsCast, JsValue};
@@ -14,4 +14,17 @@ pub fn error_message(e: JsValue) -> String {
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())
         .unwrap_or_else(|| "unknown error".to_string())
+}
+
+/// Appends the bytes of `array` to `bytes`, copied straight into its spare capacity (zero-filling
+/// it first cost about 1 ms per MB of a large file).
+pub fn append(bytes: &mut Vec<u8>, array: &js_sys::Uint8Array) {
+    let at = bytes.len();
+    let len = array.length() as usize;
+    bytes.reserve(len);
+    let copied = array
+        .copy_to_uninit(&mut bytes.spare_capacity_mut()[..len])
+        .len();
+    // SAFETY: `copy_to_uninit` initialised the first `copied` bytes after `at`.
+    unsafe { bytes.set_len(at + copied) };
 }

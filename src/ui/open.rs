@@ -258,13 +258,6 @@ pub fn open_file(state: AppState, file: web_sys::File) {
     ));
 }
 
-fn js_message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".to_string())
-}
-
 /// Opens pasted text.
 pub fn open_text(state: AppState, text: String) {
     mark_start();
@@ -297,14 +290,14 @@ pub fn open_sample(state: AppState, stem: String) {
 async fn fetch_text(path: &str) -> Result<String, String> {
     let response = JsFuture::from(window().fetch_with_str(path))
         .await
-        .map_err(|e| js_message(&e))?;
+        .map_err(super::js::error_message)?;
     let response: web_sys::Response = response.unchecked_into();
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
     }
-    let text = JsFuture::from(response.text().map_err(|e| js_message(&e))?)
+    let text = JsFuture::from(response.text().map_err(super::js::error_message)?)
         .await
-        .map_err(|e| js_message(&e))?;
+        .map_err(super::js::error_message)?;
     text.as_string().ok_or_else(|| "not text".to_string())
 }
 
@@ -656,7 +649,7 @@ async fn fetch_with_progress(state: AppState, href: &str, name: &str) -> Result<
     loop {
         let chunk = JsFuture::from(reader.read())
             .await
-            .map_err(|e| format!("Cannot load {shown}: {}", js_message(&e)))?;
+            .map_err(|e| format!("Cannot load {shown}: {}", super::js::error_message(e)))?;
         let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done"))
             .ok()
             .and_then(|d| d.as_bool())
@@ -665,10 +658,7 @@ async fn fetch_with_progress(state: AppState, href: &str, name: &str) -> Result<
             break;
         }
         if let Ok(value) = js_sys::Reflect::get(&chunk, &JsValue::from_str("value")) {
-            let array = js_sys::Uint8Array::new(&value);
-            let at = bytes.len();
-            bytes.resize(at + array.length() as usize, 0);
-            array.copy_to(&mut bytes[at..]);
+            super::js::append(&mut bytes, &js_sys::Uint8Array::new(&value));
         }
         if bytes.len() > MAX_FILE_BYTES {
             let _ = reader.cancel();
