@@ -122,6 +122,29 @@ async function offline(page, server) {
   await page.context().setOffline(true);
 }
 
+test("a first visit downloads the app once: the service worker keeps the copies the page just fetched", async ({ page, pageLog }) => {
+  // Served as GitHub Pages serves (max-age=600): the worker takes the files whose names carry
+  // their hash from the HTTP cache; only index.html, worker.js and the samples go past it.
+  const server = await serve(DIST, { port: 0, host: "127.0.0.1", maxAge: 600 });
+  const hits = new Map();
+  server.on("request", (req) => hits.set(req.url, (hits.get(req.url) || 0) + 1));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  pageLog.allowed.push(`${origin}/`);
+  try {
+    await page.goto(`${origin}/`);
+    await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
+    await controlled(page);
+    const cached = await onlyCache(page, versionOf(DIST));
+    expect(cached.length).toBe(precached(DIST).length);
+    const hashed = [...hits.keys()].filter((u) => /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/.test(u));
+    expect(hashed.some((u) => u.endsWith("_bg.wasm")), [...hits.keys()].join(" ")).toBe(true);
+    for (const url of hashed) expect(hits.get(url), url).toBe(1);
+  } finally {
+    server.closeAllConnections?.();
+    await new Promise((done) => server.close(done));
+  }
+});
+
 for (const vp of VIEWPORTS) {
   test(`after one visit the site works offline (${vp.name} ${vp.width}x${vp.height})`, async ({ page, pageLog }) => {
     await page.setViewportSize({ width: vp.width, height: vp.height });

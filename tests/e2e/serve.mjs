@@ -25,9 +25,10 @@ const GZIP_TYPES = new Set([".html", ".js", ".mjs", ".css", ".wasm", ".json"]);
  * other sites to read its files); `chunkDelay` sends files in 16 KB pieces this many ms apart (a
  * slow network, so progress can be seen); `gzip` sends .html, .js, .mjs, .css, .wasm and .json with
  * `Content-Encoding: gzip` (zlib level 6) to clients that accept it, as GitHub Pages does, so the
- * benchmark's first visit downloads what a visitor downloads.
+ * benchmark's first visit downloads what a visitor downloads; `maxAge` sends `Cache-Control:
+ * max-age=N` instead of `no-cache` (GitHub Pages sends max-age=600).
  */
-export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors = false, chunkDelay = 0, gzip = false } = {}) {
+export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors = false, chunkDelay = 0, gzip = false, maxAge = 0 } = {}) {
   const base = resolve(root);
   // Compressed once per file version, as a host's cache would: compressing is not part of a visit.
   const compressed = new Map(); // path -> { mtimeMs, size, body }
@@ -69,7 +70,7 @@ export function serve(root, { port = 0, host = "127.0.0.1", prefix = "/", cors =
     res.writeHead(200, {
       "content-type": TYPES[extname(file)] || "application/octet-stream",
       "content-length": body ? body.length : stat.size,
-      "cache-control": "no-cache",
+      "cache-control": maxAge > 0 ? `max-age=${maxAge}` : "no-cache",
       ...(gzip ? { vary: "accept-encoding" } : {}),
       ...(body ? { "content-encoding": "gzip" } : {}),
     });
