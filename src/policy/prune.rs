@@ -28,8 +28,10 @@
 //! two elements compare the same way before and after the cut, because their comparison is
 //! decided by the time it reaches `address`. Scalars and arrays are kept as they are, which
 //! compare as before too; an object without a string address, or two sharing one (a deposed
-//! object), mean nothing is cut below the top level.
-//! Elements of two origins in one set (changes and drift entries) are kept whole.
+//! object), mean nothing is cut below the top level. Elements of two origins in one set (changes
+//! and drift entries), or input values and values the policy builds (an object written in it),
+//! are kept whole. A complete rule's or a function's values are compared the same way (two
+//! different values are a conflict), so they are treated as a set's elements.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -61,20 +63,32 @@ struct Flow {
     at: BTreeSet<Path>,
     /// A collection (a set or array built by a rule or comprehension) of the values at these.
     elements: BTreeSet<Path>,
+    /// It may also be an array, set or object not taken from the input (written in the policy,
+    /// built by a comprehension or a builtin), which a cut-down element could come to equal.
+    foreign: bool,
 }
 
 impl Flow {
     fn union(&mut self, other: &Flow) -> bool {
-        let before = (self.at.len(), self.elements.len());
+        let before = (self.at.len(), self.elements.len(), self.foreign);
         self.at.extend(other.at.iter().cloned());
         self.elements.extend(other.elements.iter().cloned());
-        before != (self.at.len(), self.elements.len())
+        self.foreign |= other.foreign;
+        before != (self.at.len(), self.elements.len(), self.foreign)
     }
 
     fn at(paths: impl IntoIterator<Item = Path>) -> Flow {
         Flow {
             at: paths.into_iter().collect(),
-            elements: BTreeSet::new(),
+            ..Flow::default()
+        }
+    }
+
+    /// A value that may be an array, set or object not taken from the input.
+    fn foreign() -> Flow {
+        Flow {
+            foreign: true,
+            ..Flow::default()
         }
     }
 }
@@ -269,6 +283,8 @@ struct Analysis {
     binders: HashMap<(usize, usize), HashMap<String, usize>>,
     /// The origins of the elements of each set built (by rule path or comprehension position).
     sets: HashMap<String, BTreeSet<Path>>,
+    /// The sets built that may also hold values not taken from the input.
+    foreign_sets: HashSet<String>,
     whole: BTreeSet<Path>,
     touched: BTreeSet<Path>,
     identity: BTreeSet<Path>,
@@ -300,6 +316,7 @@ impl Analysis {
             vars: HashMap::new(),
             binders: HashMap::new(),
             sets: HashMap::new(),
+            foreign_sets: HashSet::new(),
             whole: BTreeSet::new(),
             touched: BTreeSet::new(),
             identity: BTreeSet::new(),
@@ -381,10 +398,11 @@ impl Analysis {
         for path in &self.whole {
             need.at(path).whole = true;
         }
-        // A set built of values of two origins compares them with each other: whole.
+        // A set built of values of two origins, or of input values and values built otherwise,
+        // compares them with each other: whole.
         let mut identity = self.identity.clone();
-        for origins in self.sets.values() {
-            if origins.len() > 1 {
+        for (site, origins) in &self.sets {
+            if origins.len() > 1 || self.foreign_sets.contains(site) {
                 for path in origins {
                     need.at(path).whole = true;
                     identity.remove(path);
@@ -445,20 +463,32 @@ impl Analysis {
         for path in &flow.elements {
             self.grow_whole(path);
         }
+        self.compared(site, flow.at.iter(), flow.foreign);
+        Flow {
+            at: BTreeSet::new(),
+            elements: flow.at.clone(),
+            foreign: flow.foreign,
+        }
+    }
+
+    /// Values at `paths` (and, when `foreign`, values built otherwise) that the engine compares
+    /// with each other at `site`: a set's elements, a complete rule's or a function's values (two
+    /// different values are a conflict). They must compare as before the cut.
+    fn compared<'p>(&mut self, site: String, paths: impl Iterator<Item = &'p Path>, foreign: bool) {
+        if foreign && self.foreign_sets.insert(site.clone()) {
+            self.changed = true;
+        }
+        let paths: Vec<Path> = paths.cloned().collect();
         let origins = self.sets.entry(site).or_default();
-        for path in &flow.at {
+        for path in &paths {
             if origins.insert(path.clone()) {
                 self.changed = true;
             }
         }
-        for path in &flow.at {
-            if self.identity.insert(path.clone()) {
+        for path in paths {
+            if self.identity.insert(path) {
                 self.changed = true;
             }
-        }
-        Flow {
-            at: BTreeSet::new(),
-            elements: flow.at.clone(),
         }
     }
 
@@ -500,6 +530,12 @@ impl Analysis {
                         for v in values {
                             let flow = self.value(at, v);
                             if dynamic.is_empty() {
+                                let site = format!("value:{}", path.join("."));
+                                self.compared(
+                                    site,
+                                    flow.at.iter().chain(&flow.elements),
+                                    flow.foreign,
+                                );
                                 if Self::grow(&mut self.rules, &path, &flow) {
                                     self.changed = true;
                                 }
@@ -542,6 +578,8 @@ impl Analysis {
                         values.extend(assign.as_ref().map(|a| a.value.as_ref()));
                         for v in values {
                             let flow = self.value(at, v);
+                            let site = format!("return:{}", path.join("."));
+                            self.compared(site, flow.at.iter().chain(&flow.elements), flow.foreign);
                             if Self::grow(&mut self.returns, &path, &flow) {
                                 self.changed = true;
                             }
@@ -606,7 +644,8 @@ impl Analysis {
                     if let Some(key) = key {
                         // A set's keys are its elements; an array's or object's are indexes
                         // and keys, all kept under `Any`.
-                        let keys = Flow::at(collection.elements.iter().cloned());
+                        let mut keys = Flow::at(collection.elements.iter().cloned());
+                        keys.foreign = collection.foreign;
                         match var_name(key) {
                             Some(name) => self.grow_var(at, name, &keys),
                             None => {
@@ -629,7 +668,8 @@ impl Analysis {
                     let items = self.iterate(&domain);
                     self.grow_var(at, value.text(), &items);
                     if let Some(key) = key {
-                        let keys = Flow::at(domain.elements.iter().cloned());
+                        let mut keys = Flow::at(domain.elements.iter().cloned());
+                        keys.foreign = domain.foreign;
                         self.grow_var(at, key.text(), &keys);
                     }
                     self.query(at, query);
@@ -641,7 +681,10 @@ impl Analysis {
     /// What iterating `flow` binds: every element or value of the input values, every element
     /// of a collection.
     fn iterate(&mut self, flow: &Flow) -> Flow {
-        let mut items = Flow::default();
+        let mut items = Flow {
+            foreign: flow.foreign,
+            ..Flow::default()
+        };
         for path in &flow.at {
             let p = self.step(path, Step::Any);
             items.at.insert(p);
@@ -750,6 +793,7 @@ impl Analysis {
                 Flow {
                     at: BTreeSet::new(),
                     elements: term.at,
+                    foreign: term.foreign,
                 }
             }
             Expr::SetCompr {
@@ -792,7 +836,7 @@ impl Analysis {
                     let flow = self.value(at, part);
                     self.consume(&flow);
                 });
-                Flow::default()
+                Flow::foreign()
             }
         }
     }
@@ -803,7 +847,7 @@ impl Analysis {
                 let flow = self.value(at, p);
                 self.consume(&flow);
             }
-            return Flow::default();
+            return Flow::foreign();
         };
         // A user function: its arguments flow into its parameters, its value out.
         let mut candidates = Vec::new();
@@ -913,7 +957,7 @@ impl Analysis {
                     let flow = self.value(at, p);
                     self.consume(&flow);
                 }
-                Flow::default()
+                Flow::foreign()
             }
         }
     }
@@ -982,7 +1026,11 @@ impl Analysis {
     }
 
     fn access(&mut self, at: Place, flow: &Flow, step: &Access<'_>) -> Flow {
-        let mut out = Flow::default();
+        // A part of a value built otherwise is built otherwise too.
+        let mut out = Flow {
+            foreign: flow.foreign,
+            ..Flow::default()
+        };
         match step {
             Access::Key(k) => {
                 for path in &flow.at {
@@ -1010,7 +1058,8 @@ impl Analysis {
                                 self.grow_whole(path);
                             }
                         }
-                        let elements = Flow::at(flow.elements.iter().cloned());
+                        let mut elements = Flow::at(flow.elements.iter().cloned());
+                        elements.foreign = flow.foreign;
                         self.grow_var(at, name, &elements);
                         out.at.extend(flow.elements.iter().cloned());
                     }
