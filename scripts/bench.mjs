@@ -62,6 +62,7 @@ const TARGET_LONG_TASK_MS = 50; // longest main-thread task while the 50k plan o
 const TARGET_10K_GRAPH_MS = 300;
 const TARGET_10K_RULES_MS = 50; // issue 4: built-in pack on 10k resources, in the browser
 const TARGET_10K_POLICIES_MS = 300; // issue 15: the five guardrails in Rego, input + evaluation, 10k
+const TARGET_POLICY_MEMORY_RATIO = 5; // issue 15: the engine's memory ÷ the plan file
 // The first visit's network: 10 Mbit/s each way, 40 ms round trip.
 const NETWORK = { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 };
 const GZIP_LEVEL = 6; // what tests/e2e/serve.mjs serves and tests/e2e/budget.spec.mjs counts
@@ -618,8 +619,22 @@ async function policiesRun(browser, base, planPath) {
     const total = await measure("planlens:policies");
     const status = await page.getByTestId("policy-status").innerText();
     if (!/evaluated in/.test(status)) throw new Error(`the policies were not evaluated: ${status}`);
+    // The engine's WebAssembly memory: its part's glue, asked in each worker (only the engine's
+    // worker has that part started; the others answer null).
+    const partGlue = await page.evaluate(() =>
+      (window.planlensPartUrls && window.planlensPartUrls.rego && window.planlensPartUrls.rego.glue) ||
+      new URL("part-rego.js", document.baseURI).href);
+    let engineMemory = NaN;
+    for (const w of page.workers()) {
+      try {
+        const m = await w.evaluate(wasmMemoryHere, partGlue);
+        if (Number.isFinite(m)) engineMemory = Number.isFinite(engineMemory) ? Math.max(engineMemory, m) : m;
+      } catch {
+        // A worker that closed meanwhile.
+      }
+    }
     return {
-      toml, total,
+      toml, total, engineMemory,
       compile: await measure("planlens:policy-compile"),
       input: await measure("planlens:policy-input"),
       eval: await measure("planlens:policy-eval"),
@@ -1060,6 +1075,14 @@ async function main() {
       figures.push(r.n === 10000
         ? figure(name, value, `≤ ${TARGET_10K_POLICIES_MS} ms`, both <= TARGET_10K_POLICIES_MS)
         : figure(name, value));
+      const memories = r.policies.map((p) => p.engineMemory).filter(Number.isFinite);
+      const memName = `${r.n / 1000}k plan, the Rego engine's WebAssembly memory ÷ file size`;
+      if (!memories.length) figures.push(figure(memName, "not measured (no worker had the engine's memory)"));
+      else {
+        const ratio = median(memories) / r.bytes;
+        figures.push(figure(memName, `${ratio.toFixed(2)}× (${(median(memories) / 1048576).toFixed(1)} MiB, the engine's worker alone)`,
+          `≤ ${TARGET_POLICY_MEMORY_RATIO}×`, ratio <= TARGET_POLICY_MEMORY_RATIO));
+      }
     }
   }
   if (PARTS.has("cancel") && Number.isFinite(bigN)) {
