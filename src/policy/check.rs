@@ -135,7 +135,7 @@ fn declared_names(modules: &[Ref<Module>]) -> (HashMap<String, HashSet<String>>,
 }
 
 /// A module's `data`/`input` imports by alias (`rego.v1` and `future.keywords` left out).
-fn imports_of(module: &Module) -> HashMap<String, Vec<String>> {
+pub(super) fn imports_of(module: &Module) -> HashMap<String, Vec<String>> {
     let mut imports = HashMap::new();
     for import in &module.imports {
         let Some(path) = ref_path(&import.refr) else {

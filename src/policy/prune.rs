@@ -41,7 +41,7 @@ use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule, RuleH
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::check::ref_path;
+use super::check::{imports_of, ref_path};
 use super::shape::Shape;
 
 /// One step of a path under `input`: a key written in a policy, or any key or element.
@@ -325,22 +325,7 @@ impl Analysis {
         };
         for (m, module) in modules.iter().enumerate() {
             let package = package_path(module)?;
-            let mut aliases = HashMap::new();
-            for import in &module.imports {
-                let Some(path) = ref_path(&import.refr) else {
-                    continue;
-                };
-                if !matches!(path.first().map(String::as_str), Some("input" | "data")) {
-                    continue; // future.keywords, rego.v1
-                }
-                let alias = import
-                    .r#as
-                    .as_ref()
-                    .map(|s| s.text().to_string())
-                    .or_else(|| path.last().cloned())
-                    .unwrap_or_default();
-                aliases.insert(alias, path);
-            }
+            let aliases = imports_of(module);
             for (r, rule) in module.policy.iter().enumerate() {
                 let head = head_of(rule);
                 let (root, steps) = flatten(head);
