@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::load::decode;
 use crate::load::kube::{self, Objects, PlanFormat, Stored, Terraform};
-use crate::load::text_plan;
 use crate::load::{self, LoadError};
 use crate::model::mask::Mask;
 use crate::model::source::TextSummary;
@@ -538,7 +537,7 @@ fn drift_info(t: &Terraform) -> DriftInfo {
     let Some(text) = t.drift_text() else {
         return info;
     };
-    match text_plan::read(text) {
+    match load::readers::read_text_plan(text) {
         Ok(plan) => {
             info.cut = plan.facts.cut;
             info.summary = plan.facts.summary_line.map(|s| plan_line(&s));

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use planlens::load::{LoadError, MAX_FILE_BYTES};
+use planlens::load::{LoadError, MAX_FILE_BYTES, readers};
 use planlens::session::{OpenOptions, Opened, Request, Response, Session, answer_fleet};
 use planlens::ui::js::{append, error_message, field as get};
 
@@ -141,10 +141,48 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
     let options: OpenOptions =
         serde_json::from_str(&get(data, "options").as_string().unwrap_or_default())
             .map_err(|e| format!("the page's options do not read: {e}"))?;
+    let mut clock = Clock::start();
+    // Only this open's own readers count (an earlier request may have missed them).
+    readers::take_missed();
+    let files = read_all(id, data, &options, &mut clock).await?;
+    let size = files.iter().map(|(_, b)| b.len()).sum::<usize>();
+    progress(id, "parsing", 0.0, size as f64);
+    let mut opened = Session::open_files(files, &options);
+    // A text plan, a state, a plan log or a driftctl report: its reader is a part of its own,
+    // loaded now (once per worker), and the file is opened again. Plan JSON never gets here.
+    if readers::take_missed() {
+        progress(id, "part:readers", 0.0, 0.0);
+        load_readers().await?;
+        clock.lap("readers");
+        let files = read_all(id, data, &options, &mut clock).await?;
+        opened = Session::open_files(files, &options);
+    }
+    let session = match opened.map_err(|e| e.to_string())? {
+        Opened::Plan(session) => *session,
+        Opened::Fleet(fleet) => {
+            let index = fleet.index();
+            FLEET.with(|f| *f.borrow_mut() = Some(*fleet));
+            return Ok(Response::Fleet(Box::new(index)));
+        }
+    };
+    clock.lap("load");
+    let index = session.index(options.rules.as_deref(), &options.labels);
+    clock.lap("index");
+    SESSION.with(|s| *s.borrow_mut() = Some(session));
+    TIMINGS.with(|t| *t.borrow_mut() = clock.laps);
+    Ok(Response::Opened(Box::new(index)))
+}
+
+/// The files `data` carries (name, bytes), YAML made JSON.
+async fn read_all(
+    id: f64,
+    data: &JsValue,
+    options: &OpenOptions,
+    clock: &mut Clock,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
     let file = get(data, "file");
     let bytes = get(data, "bytes");
     let files = get(data, "files");
-    let mut clock = Clock::start();
     let mut read = Vec::new();
     if let Some(list) = files.dyn_ref::<js_sys::Array>() {
         // Several files chosen or dropped together (a fleet): read one after the other.
@@ -170,22 +208,28 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
         files.push((name, from_yaml(id, bytes).await?));
     }
     clock.lap("yaml");
-    let size = files.iter().map(|(_, b)| b.len()).sum::<usize>();
-    progress(id, "parsing", 0.0, size as f64);
-    let session = match Session::open_files(files, &options).map_err(|e| e.to_string())? {
-        Opened::Plan(session) => *session,
-        Opened::Fleet(fleet) => {
-            let index = fleet.index();
-            FLEET.with(|f| *f.borrow_mut() = Some(*fleet));
-            return Ok(Response::Fleet(Box::new(index)));
-        }
-    };
-    clock.lap("load");
-    let index = session.index(options.rules.as_deref(), &options.labels);
-    clock.lap("index");
-    SESSION.with(|s| *s.borrow_mut() = Some(session));
-    TIMINGS.with(|t| *t.borrow_mut() = clock.laps);
-    Ok(Response::Opened(Box::new(index)))
+    Ok(files)
+}
+
+/// Loads the readers' part (`part-readers`) and registers its reader with the library
+/// (`load::readers::set_part`), which calls it synchronously from then on.
+async fn load_readers() -> Result<(), String> {
+    let bindings = part("readers").await?;
+    let read = get(&bindings, "read")
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| "the readers' part has no reader".to_string())?;
+    readers::set_part(Box::new(move |reader: &str, name: &str, text: &str| {
+        let args = js_sys::Array::of3(
+            &JsValue::from_str(reader),
+            &JsValue::from_str(name),
+            &JsValue::from_str(text),
+        );
+        read.apply(&JsValue::NULL, &args)
+            .map_err(error_message)?
+            .as_string()
+            .ok_or_else(|| "its answer is not text".to_string())
+    }));
+    Ok(())
 }
 
 /// Milliseconds spent in each step of an open, sent with the answer so the page can record them

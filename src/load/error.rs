@@ -124,6 +124,20 @@ pub enum LoadError {
     /// loading, so this is left for YAML it did not recognise (compressed, UTF-16). Native builds
     /// never return it.
     NeedsYamlReader,
+    /// In the browser, a file one of the readers of `load::readers` reads (a text plan, a state,
+    /// a plan log, a driftctl report) while the lazily loaded `part-readers` is not loaded: the
+    /// plan's worker loads it and opens the file again (`load::readers::take_missed`), so a user
+    /// sees this only where the part cannot be loaded. Native builds never return it.
+    NeedsReaders {
+        /// What the file is, e.g. "a Terraform state".
+        what: &'static str,
+    },
+    /// A reader's refusal as the `part-readers` module wrote it: the message of the [`LoadError`]
+    /// the reader gave, word for word (`load::readers`).
+    Reader {
+        /// The whole message.
+        message: String,
+    },
     /// A plan whose contents do not have the format's shape.
     InvalidPlan {
         /// 1-based line.
@@ -292,6 +306,13 @@ impl fmt::Display for LoadError {
                  pasted text (its YAML reader is loaded then): open it uncompressed, or use \
                  `kubectl … -o json`."
             ),
+            LoadError::NeedsReaders { what } => write!(
+                f,
+                "This is {what}. Planlens reads it with a part of the app loaded when such a file \
+                 is opened, and that part could not be loaded here: reload the page (online) and \
+                 open the file again."
+            ),
+            LoadError::Reader { message } => write!(f, "{message}"),
             LoadError::InvalidPlan {
                 line,
                 column,
@@ -314,5 +335,14 @@ pub fn megabytes(bytes: usize) -> String {
         format!("{mb:.0} MB")
     } else {
         format!("{mb:.1} MB")
+    }
+}
+
+/// serde_json appends " at line L column C"; we print the position our own way.
+pub(crate) fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
     }
 }

@@ -3,7 +3,8 @@
 //! Detects what a file is: a plan, a `terraform plan -json` log, a driftctl report or a Terraform
 //! state (all converted to the plan model, see [`plan_log`], [`driftctl`] and [`state`]; a state
 //! is never judged), or something Planlens refuses plainly (a provider schema, other JSON). Plans are detected in the same single parse that
-//! reads them. Never panics on any input.
+//! reads them. Never panics on any input. The conversions go through [`readers`], so that in the
+//! browser they are a lazily loaded part; detection stays here.
 
 pub mod decode;
 pub mod driftctl;
@@ -13,6 +14,7 @@ pub mod kube;
 pub mod link;
 pub mod mask;
 pub mod plan_log;
+pub mod readers;
 pub mod redacted;
 pub mod state;
 pub mod text_plan;
@@ -22,10 +24,12 @@ use std::collections::BTreeMap;
 
 use serde::de::IgnoredAny;
 
+use error::strip_position;
 pub use error::{LoadError, MAX_FILE_BYTES, NotAPlan};
 
 use crate::model::mask::Mask;
 use crate::model::{Document, Plan, Source};
+use readers::Reader;
 
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
@@ -90,7 +94,7 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         return redacted::read(text, name);
     }
     if plan_log::looks_like_plan_log(&text) {
-        return load_plan_log(&text, name);
+        return readers::read(Reader::PlanLog, text, name);
     }
     if yaml::looks_like_kube_yaml(&text) {
         return load_kube(&text, name);
@@ -100,11 +104,15 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         Err((text, e)) => {
             // Not JSON but a human-readable plan (`load::text_plan`).
             if !text.trim_start().starts_with('{') && text_plan::looks_like_text_plan(&text) {
-                return text_plan::document(&text, name);
+                return readers::read(Reader::TextPlan, text, name);
             }
             return match explain_parse_error(&text, e) {
-                LoadError::NotAPlan(NotAPlan::PlanLog) => load_plan_log(&text, name),
-                LoadError::NotAPlan(NotAPlan::Driftctl) => load_driftctl(&text, name),
+                LoadError::NotAPlan(NotAPlan::PlanLog) => {
+                    readers::read(Reader::PlanLog, text, name)
+                }
+                LoadError::NotAPlan(NotAPlan::Driftctl) => {
+                    readers::read(Reader::Driftctl, text, name)
+                }
                 LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState) => {
                     open_state(text, name)
                 }
@@ -125,8 +133,12 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     let mut warnings = Vec::new();
     match classify_plan(doc.plan(), doc.text(), &mut warnings) {
         Ok(()) => {}
-        Err(LoadError::NotAPlan(NotAPlan::PlanLog)) => return load_plan_log(doc.text(), name),
-        Err(LoadError::NotAPlan(NotAPlan::Driftctl)) => return load_driftctl(doc.text(), name),
+        Err(LoadError::NotAPlan(NotAPlan::PlanLog)) => {
+            return readers::read(Reader::PlanLog, doc.text().to_string(), name);
+        }
+        Err(LoadError::NotAPlan(NotAPlan::Driftctl)) => {
+            return readers::read(Reader::Driftctl, doc.text().to_string(), name);
+        }
         // States open as a state view, never judged (`load::state`).
         Err(LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState)) => {
             return open_state(doc.text().to_string(), name);
@@ -173,11 +185,11 @@ fn read_stored(stored: kube::Stored, name: &str) -> Result<Document, LoadError> 
             doc
         }
         kube::Content::State(decoded) => {
-            let mut doc = state::read_state(decoded.text, name)?;
+            let mut doc = readers::read(Reader::State, decoded.text, name)?;
             doc.notes = decoded.notes;
             doc
         }
-        kube::Content::TextPlan(text) => text_plan::document(&text, name)?,
+        kube::Content::TextPlan(text) => readers::read(Reader::TextPlan, text, name)?,
     };
     doc.notes.insert(0, stored.note());
     Ok(doc)
@@ -187,101 +199,12 @@ fn read_stored(stored: kube::Stored, name: &str) -> Result<Document, LoadError> 
 /// `{"values": {}}` alone is not), else refused as JSON that is no known format.
 fn open_state(text: String, name: &str) -> Result<Document, LoadError> {
     if state::is_state_text(&text) {
-        state::read_state(text, name)
+        readers::read(Reader::State, text, name)
     } else {
         Err(LoadError::NotAPlan(NotAPlan::OtherJson {
             keys: top_level_keys(&text),
         }))
     }
-}
-
-/// Parses the plan text a converter made; a failure is a bug in the converter, reported plainly.
-fn parse_converted(text: String, name: &str, what: &str) -> Result<Document, LoadError> {
-    Document::parse(text, name.to_string()).map_err(|(_, e)| LoadError::InvalidReport {
-        what: what.to_string(),
-        line: 0,
-        column: 0,
-        message: format!("Planlens could not convert it ({e}); please report this"),
-    })
-}
-
-fn load_plan_log(text: &str, name: &str) -> Result<Document, LoadError> {
-    let (plan_text, facts) = plan_log::convert(text);
-    let mut doc = parse_converted(plan_text, name, "terraform plan -json log")?;
-    let mut warnings = Vec::new();
-    if facts.skipped_lines > 0 {
-        warnings.push(format!(
-            "{} line{} of the log {} not a resource change Planlens reads and {} skipped.",
-            facts.skipped_lines,
-            if facts.skipped_lines == 1 { "" } else { "s" },
-            if facts.skipped_lines == 1 {
-                "is"
-            } else {
-                "are"
-            },
-            if facts.skipped_lines == 1 {
-                "was"
-            } else {
-                "were"
-            },
-        ));
-    }
-    let plan = doc.plan();
-    // A log with Terraform's diagnostics is one (a failed plan has nothing else): the question
-    // is only right for a log with nothing recognisable at all.
-    if plan.resource_changes.is_empty()
-        && plan.resource_drift.is_empty()
-        && facts.change_summary.is_none()
-        && facts.diagnostics.is_empty()
-    {
-        warnings.push(
-            "This log has no planned_change, resource_drift or change_summary messages: was it \
-             made by `terraform plan -json`?"
-                .to_string(),
-        );
-    }
-    if let Some(said) = facts.change_summary {
-        let ours = crate::model::summary::Summary::of(&doc);
-        if (said.add, said.change, said.remove, said.import)
-            != (
-                ours.add as u64,
-                ours.change as u64,
-                ours.destroy as u64,
-                ours.import as u64,
-            )
-        {
-            warnings.push(format!(
-                "Terraform's change summary in the log says {} to add, {} to change, {} to \
-                 destroy, {} to import; the log's planned changes give {} to add, {} to change, \
-                 {} to destroy, {} to import. The log may be cut short.",
-                said.add,
-                said.change,
-                said.remove,
-                said.import,
-                ours.add,
-                ours.change,
-                ours.destroy,
-                ours.import
-            ));
-        }
-    }
-    doc.warnings = warnings;
-    doc.source = Source::PlanLog(facts);
-    doc.original = Some(text.to_string());
-    Ok(doc)
-}
-
-fn load_driftctl(text: &str, name: &str) -> Result<Document, LoadError> {
-    let (plan_text, facts) = driftctl::convert(text).map_err(|e| LoadError::InvalidReport {
-        what: "driftctl report".to_string(),
-        line: e.line(),
-        column: e.column(),
-        message: strip_position(&e),
-    })?;
-    let mut doc = parse_converted(plan_text, name, "driftctl report")?;
-    doc.source = Source::Driftctl(facts);
-    doc.original = Some(text.to_string());
-    Ok(doc)
 }
 
 /// Decides, from a successful parse, whether this is a plan, and collects warnings.
@@ -487,14 +410,5 @@ fn json_kind(v: &serde_json::Value) -> &'static str {
         serde_json::Value::String(_) => "a string",
         serde_json::Value::Array(_) => "an array",
         serde_json::Value::Object(_) => "an object",
-    }
-}
-
-/// serde_json appends " at line L column C"; we print the position our own way.
-fn strip_position(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
     }
 }

@@ -40,6 +40,7 @@
 //! object). Lines that are neither the plan nor Terraform's known wording are skipped and counted.
 //! Terraform 0.12 and later and OpenTofu wording are read.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::LoadError;
@@ -47,8 +48,9 @@ use crate::model::address::Address;
 use crate::model::source::{TextPlanFacts, TextSummary};
 use crate::model::{Action, ReplaceOrder};
 
-/// What [`read`] made of a text plan.
-#[derive(Debug, Clone, PartialEq)]
+/// What [`read`] made of a text plan. (Serialized only between the `part-readers` module and the
+/// first-visit module, `load::readers`.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextPlan {
     /// The text of an equivalent plan JSON (`resource_changes`, `resource_drift`,
     /// `output_changes`), with only the values the text shows.
@@ -63,11 +65,12 @@ pub struct TextPlan {
 }
 
 /// One resource header of a text plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextChange {
     /// The instance address, e.g. `module.net.aws_subnet.a["x"]`.
     pub address: String,
     /// The action the header names (a replace in the order the body's `-/+` or `+/-` says).
+    #[serde(with = "crate::model::action::by_key")]
     pub action: Action,
     /// The plan's `action_reason` the text implies, e.g. `replace_because_tainted`.
     pub reason: Option<String>,

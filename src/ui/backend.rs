@@ -130,7 +130,7 @@ fn worker_url(glue: &str) -> Option<String> {
 /// The lazily loaded parts of the app, each its own Cargo binary built by Trunk as a worker
 /// module (`part-<name>.js` and `part-<name>_bg.wasm` beside the glue; index.html): fetched only
 /// when something first needs one, then kept by the service worker.
-pub const PARTS: [&str; 2] = ["yaml", "rego"];
+pub const PARTS: [&str; 3] = ["yaml", "rego", "readers"];
 
 /// Where the parts are, for a worker's first message: `{name: {glue, wasm}}`. A report file sets
 /// `window.planlensPartUrls` itself (its parts are inside it, or it has none).

@@ -758,6 +758,7 @@ pub fn part_name(part: &str) -> &'static str {
     match part {
         "yaml" => "the YAML reader",
         "rego" => "the Rego engine",
+        "readers" => "the reader of text plans, states, plan logs and driftctl reports",
         _ => "a part of Planlens",
     }
 }

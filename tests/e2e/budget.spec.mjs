@@ -101,10 +101,14 @@ async function firstVisit(page, origin, vp) {
     for (const url of [...precached].filter((u) => !seen.has(u)).sort()) lines.push(`  not counted (service worker cache only): ${url}`);
     console.log(lines.join("\n"));
 
-    // The lazily loaded parts (the Rego engine, the YAML reader) are fetched on first use only:
-    // not by a first visit, and not by the service worker ahead of time either.
-    const parts = [...seen.keys(), ...precached].filter((u) => /\/part-[^/]*$/.test(new URL(u).pathname));
-    expect(parts, "no lazily loaded part is fetched on a first visit").toEqual([]);
+    // The lazily loaded parts are fetched on first use only: the page never fetches one to view a
+    // plan JSON, and the service worker fetches none ahead of time but the readers of text plans,
+    // states, plan logs and driftctl reports, which it keeps so those open offline after one visit
+    // (listed above as not counted). The Rego engine and the YAML reader wait for their first use.
+    const isPart = (u) => /\/part-[^/]*$/.test(new URL(u).pathname);
+    expect([...seen.keys()].filter(isPart), "no lazily loaded part is fetched by a first visit").toEqual([]);
+    const ahead = [...precached].filter(isPart).filter((u) => !/\/part-readers(\.js|_bg\.wasm)$/.test(new URL(u).pathname));
+    expect(ahead, "no lazily loaded part but the readers is fetched ahead of time").toEqual([]);
     // Something was counted: the app's glue and its wasm at least.
     expect(files.some((f) => f.file.endsWith(".wasm")), "a .wasm was loaded").toBe(true);
     expect(files.some((f) => f.file.endsWith(".js")), "a .js was loaded").toBe(true);

@@ -6,6 +6,9 @@
 // is what the next visit shows, and then what works offline; the old version's cache is deleted.
 // The build for a sub-path registers its worker with that sub-path as scope. The landing page
 // says the site works offline only once a worker is active, and never where there is none.
+// The readers' part (text plans, states, plan logs, driftctl reports) is kept on install, so
+// after one visit that opened none of them, a text plan and a state still open offline; the
+// other parts are kept the first time they are used.
 //
 // Each test serves the build from its own server, so it can stop it: `context.setOffline` alone
 // may not reach a service worker's own requests, a closed port does.
@@ -40,13 +43,16 @@ async function start(root, options = {}) {
   };
 }
 
-/** A lazily loaded part of the app (`part-NAME.js`, `part-NAME_bg.wasm`): kept on first use. */
-const isPart = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f);
+/** A lazily loaded part of the app (`part-NAME.js`, `part-NAME_bg.wasm`) kept on first use: every
+ * part but the readers', which the service worker keeps on install. */
+const isPart = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f) && !/^part-readers(\.js|_bg\.wasm)$/.test(f);
 
-/** The files a build's service worker keeps on install: every one but the lazily loaded parts. */
+/** The files a build's service worker keeps on install: every one but the parts kept on first use. */
 function precached(root) {
   return buildFiles(root).filter((f) => !isPart(f));
 }
+
+const FIXTURES = join(REPO, "tests", "fixtures");
 
 /** Every file of a build, as paths relative to it (what sw.js must list, sw.js aside). */
 function buildFiles(root) {
@@ -160,9 +166,11 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByTestId("offline-ready")).toBeVisible();
       await expect(page.getByTestId("offline-ready")).toContainText("Works offline");
       await landingAndSample(page);
-      // The cache holds this build's files, every one but the lazily loaded parts, and nothing else.
+      // The cache holds this build's files, every one but the parts kept on first use, and nothing
+      // else: the readers' part is there although no text plan or state was opened.
       const cached = await onlyCache(page, versionOf(DIST));
       expect(cached).toEqual(precached(DIST).map((f) => `${server.origin}/${f}`).sort());
+      expect(cached).toEqual(expect.arrayContaining([`${server.origin}/part-readers.js`, `${server.origin}/part-readers_bg.wasm`]));
 
       await offline(page, server);
       const fromWorker = [];
@@ -190,6 +198,17 @@ for (const vp of VIEWPORTS) {
       await page.goto(`${server.origin}/?from=offline#sample=modules-for-each`);
       await expect(page.getByTestId("plan-summary")).toBeVisible();
       await expect(page.getByTestId("resource-row").first()).toBeVisible();
+
+      // A text plan and a state, never opened online, open offline: their reader is the
+      // readers' part, which came from the cache.
+      const file = page.locator("input[type=file][data-testid=plan-file]");
+      await file.setInputFiles(join(FIXTURES, "text_plans", "opentofu_drift.txt"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 3 to add, 2 to change, 4 to destroy, 1 to forget.");
+      await file.setInputFiles(join(FIXTURES, "states", "modules.tfstate"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("State: 9 resources in 4 modules (Terraform 1.9.5).");
+      await expect(page.getByTestId("load-error")).toHaveCount(0);
+      expect(fromWorker.filter(([, sw]) => !sw)).toEqual([]);
+      expect(fromWorker.map(([p]) => p)).toEqual(expect.arrayContaining(["/part-readers.js", "/part-readers_bg.wasm"]));
     } finally {
       await page.context().setOffline(false);
       await server.stop();
@@ -209,9 +228,9 @@ for (const vp of VIEWPORTS) {
       await page.reload();
       await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
       const version = versionOf(DIST);
-      // Not kept before it is used …
+      // Not kept before it is used (the readers' part is, from the install on) …
       let cached = await onlyCache(page, version);
-      expect(cached.filter((u) => /\/part-/.test(u))).toEqual([]);
+      expect(cached.filter((u) => /\/part-/.test(u) && !/\/part-readers/.test(u))).toEqual([]);
       // … fetched when a YAML file is opened (the plan Secret as `kubectl get -o yaml` prints it) …
       const fetched = [];
       page.context().on("request", (r) => {

@@ -1,0 +1,25 @@
+//! The readers of inputs that are not plan JSON (human-readable plans, Terraform states,
+//! `terraform plan -json` logs, driftctl reports) as a lazily loaded part of the browser app
+//! (`part-readers.js` and `part-readers_bg.wasm`, built by Trunk as a worker module, index.html).
+//! The plan's worker (src/worker.rs) loads it the first time such a file is opened and registers
+//! [`read`] with `load::readers::set_part`; the first-visit module only detects these files.
+//! Natively this binary does nothing: the CLI calls the readers itself.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::prelude::*;
+
+/// (reader's name, file name, text) → the reader's answer (`load::readers::answer`: a head line,
+/// then the converted plan's text).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+pub fn read(reader: &str, name: &str, text: &str) -> String {
+    planlens::load::readers::answer(reader, name, text)
+}
+
+fn main() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        eprintln!("part-readers is a part of the browser app, built by Trunk (see index.html).");
+        std::process::exit(64);
+    }
+}

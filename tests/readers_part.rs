@@ -1,0 +1,263 @@
+//! The readers' part (`load::readers`, the browser's `part-readers` module): over every file of
+//! ours and of the real corpus, opening it the browser's way — the loader detects, the part's
+//! function (text in, text out) converts, the loader opens its answer — gives the same document as
+//! the readers called directly (natively): text (so values and sensitive marks), rows, source
+//! facts, notes, warnings, the original text, masking, the index the page gets (drift, findings,
+//! outputs, checks), a remask; the same message for every file a reader refuses; and the same
+//! fleet for Kubernetes files (a `Terraform` object's drift message is a text plan).
+
+mod common;
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use planlens::Document;
+use planlens::fleet::Fleet;
+use planlens::load::{self, readers};
+use planlens::session::{OpenOptions, Request, Response, Session};
+
+/// Every file under tests/fixtures, as (name relative to it, bytes), sorted.
+fn own_files() -> Vec<(String, Vec<u8>)> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else {
+                let name = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out = Vec::new();
+    walk(&root, &root, &mut out);
+    out.sort();
+    out
+}
+
+/// Files a reader refuses, written here: an old state, a driftctl report of the wrong shape, a
+/// text with plan words but no plan, a plan log whose lines are all unknown.
+fn refused() -> Vec<(String, Vec<u8>)> {
+    [
+        (
+            "v3.tfstate",
+            r#"{"version": 3, "serial": 1, "lineage": "x", "modules": []}"#,
+        ),
+        (
+            "bad_driftctl.json",
+            r#"{"summary": {"total_resources": "many"}, "coverage": 3}"#,
+        ),
+        (
+            "bad_shown_state.json",
+            r#"{"format_version": "1.0", "values": {"root_module": {"resources": 7}}}"#,
+        ),
+        (
+            "heading.txt",
+            "Terraform will perform the following actions:\n",
+        ),
+    ]
+    .into_iter()
+    .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+    .collect()
+}
+
+/// Our files and the real corpus (SKIPPED when absent), each also gzipped (a CI artifact), so
+/// notes of the file's decoding meet the reader's.
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut all = common::real_and_own(&[]);
+    all.extend(own_files());
+    all.extend(refused());
+    let gzipped: Vec<(String, Vec<u8>)> = (all.iter())
+        .filter(|(_, bytes)| bytes.len() < 512 * 1024)
+        .map(|(name, bytes)| {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(bytes).unwrap();
+            (format!("{name}.gz"), gz.finish().unwrap())
+        })
+        .collect();
+    all.extend(gzipped);
+    all
+}
+
+/// Registers the part as the browser's worker does, with the part's own function, counting calls
+/// per reader.
+fn register_part() -> Rc<Cell<[usize; 5]>> {
+    let calls = Rc::new(Cell::new([0; 5]));
+    let counted = calls.clone();
+    readers::set_part(Box::new(move |reader: &str, name: &str, text: &str| {
+        let mut c = counted.get();
+        let i = [
+            "text_plan",
+            "state",
+            "plan_log",
+            "driftctl",
+            "text_plan_changes",
+        ]
+        .iter()
+        .position(|r| *r == reader)
+        .expect("a known reader");
+        c[i] += 1;
+        counted.set(c);
+        Ok(readers::answer(reader, name, text))
+    }));
+    calls
+}
+
+fn options(name: &str, user: &[&str]) -> OpenOptions {
+    OpenOptions {
+        name: name.to_string(),
+        mask_builtin: true,
+        mask_user: user.iter().map(|s| s.to_string()).collect(),
+        rules: None,
+        labels: BTreeMap::new(),
+    }
+}
+
+/// What the page would get of a document: its index as JSON (rows' identities and actions,
+/// source, warnings, notes, drift, outputs, checks, findings under the built-in rules, the text
+/// kept for a reload).
+fn index_json(doc: Document, name: &str) -> String {
+    let session = Session::of(doc);
+    let index = session.index(None, &options(name, &[]).labels);
+    serde_json::to_string(&index).unwrap()
+}
+
+/// Everything a document carries that a view or a link reads.
+fn facts(doc: &Document) -> String {
+    format!(
+        "name {:?}\ntext {}\nsource {:?}\nwarnings {:?}\nnotes {:?}\noriginal {:?}\nmasking {:?}\nrows {}\nmodules {:?}\ntypes {:?}\nproviders {:?}",
+        doc.name,
+        doc.text(),
+        doc.source,
+        doc.warnings,
+        doc.notes,
+        doc.original,
+        doc.masking,
+        doc.rows.len(),
+        doc.modules,
+        doc.resource_types,
+        doc.providers,
+    )
+}
+
+/// Opens `bytes` as a session, then remasks it with a user pattern (which reads the file's text
+/// again through the loader): the new index.
+fn remasked(bytes: Vec<u8>, name: &str) -> Option<String> {
+    let mut session = Session::open_bytes(bytes, &options(name, &[])).ok()?;
+    match session.answer(Request::Remask(Box::new(options(name, &["*name*"])))) {
+        Response::Opened(index) => Some(serde_json::to_string(&index).unwrap()),
+        Response::Failed(e) => Some(format!("failed: {e}")),
+        _ => None,
+    }
+}
+
+#[test]
+fn every_file_opens_the_same_through_the_part() {
+    let mut through_part = 0;
+    let mut refused = 0;
+    let mut per_reader = [0usize; 5];
+    for (name, bytes) in inputs() {
+        readers::clear_part();
+        let direct = load::load_plan(bytes.clone(), &name);
+        let direct_remask = remasked(bytes.clone(), &name);
+        let calls = register_part();
+        let via = load::load_plan(bytes.clone(), &name);
+        let used = calls.get();
+        let via_remask = remasked(bytes.clone(), &name);
+        readers::clear_part();
+        if used.iter().sum::<usize>() == 0 {
+            continue;
+        }
+        through_part += 1;
+        for (total, n) in per_reader.iter_mut().zip(used) {
+            *total += n;
+        }
+        match (direct, via) {
+            (Ok(direct), Ok(via)) => {
+                assert_eq!(facts(&via), facts(&direct), "{name}: the document differs");
+                assert_eq!(
+                    index_json(via, &name),
+                    index_json(direct, &name),
+                    "{name}: the page's index differs"
+                );
+                assert_eq!(via_remask, direct_remask, "{name}: a remask differs");
+            }
+            (Err(direct), Err(via)) => {
+                refused += 1;
+                assert_eq!(
+                    via.to_string(),
+                    direct.to_string(),
+                    "{name}: the message differs"
+                );
+            }
+            (direct, via) => panic!(
+                "{name}: directly {:?}, through the part {:?}",
+                direct.map(|d| d.name),
+                via.map(|d| d.name)
+            ),
+        }
+    }
+    eprintln!(
+        "{through_part} files read through the part ({refused} refused); calls per reader \
+         (text plan, state, plan log, driftctl, text plan changes): {per_reader:?}"
+    );
+    // Each reader that moved was exercised, documents and refusals alike.
+    for (i, n) in per_reader[..4].iter().enumerate() {
+        assert!(*n > 0, "reader {i} was never called");
+    }
+    assert!(
+        refused >= 5,
+        "only {refused} refusals went through the part"
+    );
+    assert!(
+        through_part >= 40,
+        "only {through_part} files went through the part"
+    );
+}
+
+#[test]
+fn a_fleet_reads_the_same_through_the_part() {
+    let mut drift_messages = 0;
+    for (name, bytes) in own_files() {
+        if !name.starts_with("kube/") || name.ends_with(".py") {
+            continue;
+        }
+        readers::clear_part();
+        let direct = Fleet::read(vec![(name.clone(), bytes.clone())]).index();
+        let calls = register_part();
+        let via = Fleet::read(vec![(name.clone(), bytes)]).index();
+        readers::clear_part();
+        drift_messages += calls.get()[4];
+        assert_eq!(via, direct, "{name}: the fleet differs");
+    }
+    assert!(drift_messages > 0, "no drift message went through the part");
+}
+
+#[test]
+fn a_broken_answer_is_a_message_not_a_panic() {
+    // A part of another build (a stale cache) or a bug: the user is told what to do.
+    readers::set_part(Box::new(|_: &str, _: &str, _: &str| {
+        Ok("not an answer".to_string())
+    }));
+    let e = load::load_plan(common::own_fixture("state.json"), "state.json").unwrap_err();
+    readers::set_part(Box::new(|_: &str, _: &str, _: &str| {
+        Err("it trapped".to_string())
+    }));
+    let failed = load::load_plan(common::own_fixture("state.json"), "state.json").unwrap_err();
+    readers::clear_part();
+    assert!(e.to_string().contains("Reload the page"), "{e}");
+    assert!(
+        failed
+            .to_string()
+            .contains("a Terraform state failed: it trapped"),
+        "{failed}"
+    );
+}
