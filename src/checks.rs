@@ -91,6 +91,6 @@ pub fn check_rows(doc: &Document) -> Vec<CheckRow> {
             messages,
         });
     }
-    rows.sort_by_key(|r| r.status);
+    crate::sort::by_key(&mut rows, |r| r.status);
     rows
 }

@@ -22,6 +22,7 @@ pub mod policy;
 pub mod rules;
 pub mod session;
 pub mod share;
+pub mod sort;
 
 /// The Leptos UI (browser only).
 #[cfg(target_arch = "wasm32")]

@@ -33,6 +33,8 @@ pub fn output_rows(doc: &Document) -> Vec<OutputRow> {
             diff: diff_change(o),
         })
         .collect();
-    rows.sort_by_key(|r| (r.action == Action::NoOp, r.name.clone()));
+    crate::sort::by(&mut rows, |a, b| {
+        (a.action == Action::NoOp, &a.name).cmp(&(b.action == Action::NoOp, &b.name))
+    });
     rows
 }

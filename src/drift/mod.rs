@@ -284,7 +284,7 @@ impl Drift {
             });
         }
         // Stable: plan order within each part.
-        resources.sort_by_key(|r| r.severity == Severity::NotRelevant);
+        crate::sort::by_key(&mut resources, |r| r.severity == Severity::NotRelevant);
         Drift::from_resources(resources, doc.rows.len())
     }
 
@@ -441,7 +441,7 @@ fn changed_paths(
     match (before, after) {
         (Value::Object(b), Value::Object(a)) if !sensitive_here => {
             let mut keys: Vec<&String> = b.keys().chain(a.keys()).collect();
-            keys.sort();
+            crate::sort::natural(&mut keys);
             keys.dedup();
             for k in keys {
                 let (bv, av) = (

@@ -555,7 +555,7 @@ impl DepGraph {
         }
 
         // One edge per pair, the most telling kind first (reference before depends_on before state).
-        edges.sort_unstable();
+        crate::sort::natural(&mut edges);
         edges.dedup_by_key(|e| (e.0, e.1));
         for (from, to, kind) in edges {
             graph.add_edge(

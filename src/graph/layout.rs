@@ -638,7 +638,7 @@ impl Split {
             Packed::Comp(c) => (drawn[c as usize].width, drawn[c as usize].height),
             Packed::Item(i) => sizes[i as usize],
         };
-        packed.sort_by(|a, b| {
+        crate::sort::by(&mut packed, |a, b| {
             let (area_a, area_b) = (size(a).0 * size(a).1, size(b).0 * size(b).1);
             area_b.total_cmp(&area_a).then(a.cmp(b))
         });
@@ -1149,7 +1149,7 @@ impl Layered {
         let mut routed = vec![true; dag.len()];
         if needed > budget {
             let mut by_span: Vec<u32> = (0..dag.len() as u32).collect();
-            by_span.sort_by_key(|&e| (span(&dag[e as usize]), e));
+            crate::sort::by_key(&mut by_span, |&e| (span(&dag[e as usize]), e));
             let mut spent = 0;
             for e in by_span {
                 let cost = span(&dag[e as usize]) - 1;

@@ -156,8 +156,8 @@ where
         out.push(n);
     }
     let mut starts = start.to_vec();
-    starts.sort_unstable();
+    crate::sort::natural(&mut starts);
     out.retain(|n| starts.binary_search(n).is_err());
-    out.sort_unstable();
+    crate::sort::natural(&mut out);
     out
 }

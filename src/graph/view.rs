@@ -386,7 +386,7 @@ impl DepGraph {
                 (a != b).then_some((a, b))
             })
             .collect();
-        edges.sort_unstable();
+        crate::sort::natural(&mut edges);
         edges.dedup();
 
         let sizes: Vec<(f32, f32)> = nodes.iter().map(|n| n.size).collect();
@@ -431,7 +431,7 @@ impl DepGraph {
                 })
             })
             .collect();
-        clusters.sort_by_key(|c| (c.depth, c.module));
+        crate::sort::by_key(&mut clusters, |c| (c.depth, c.module));
         clusters
     }
 }

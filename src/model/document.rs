@@ -412,7 +412,7 @@ impl Document {
             })
             .collect();
         // Stable: keeps the plan's own order (sorted by address) within each module.
-        rows.sort_by_key(|r| r.module);
+        crate::sort::by_key(&mut rows, |r| r.module);
 
         self.rows = rows;
         self.modules = modules;

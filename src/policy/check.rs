@@ -99,7 +99,7 @@ pub(super) fn check(modules: &[Ref<Module>]) -> Vec<PolicyError> {
             checker.rule(rule);
         }
         let mut found = checker.errors;
-        found.sort_by_key(|e| (e.line, e.column));
+        crate::sort::by_key(&mut found, |e| (e.line, e.column));
         errors.extend(found);
     }
     errors

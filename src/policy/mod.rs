@@ -237,9 +237,9 @@ pub fn combine(
         return evaluation;
     }
     evaluation.findings.extend(findings);
-    evaluation
-        .findings
-        .sort_by_key(|f| (f.resource.is_some(), Reverse(f.severity)));
+    crate::sort::by_key(&mut evaluation.findings, |f| {
+        (f.resource.is_some(), Reverse(f.severity))
+    });
     evaluation.verdict = Verdict::of(&evaluation.planning, &evaluation.findings);
     evaluation.rules_run += rules_read;
     evaluation

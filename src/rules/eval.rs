@@ -100,7 +100,9 @@ fn run(
     // Plan-level findings first: one aggregate finding ("more than 5 destroys") must not drown
     // among thousands about single resources. Stable: rule order, then resource order, stays
     // within each part.
-    findings.sort_by_key(|f| (f.resource.is_some(), Reverse(f.severity)));
+    crate::sort::by_key(&mut findings, |f| {
+        (f.resource.is_some(), Reverse(f.severity))
+    });
     Evaluation {
         verdict: Verdict::of(&input.planning, &findings),
         findings,

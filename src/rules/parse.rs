@@ -77,7 +77,7 @@ impl<'t> Errors<'t> {
 
     /// The errors in the order they appear in the file.
     pub(crate) fn into_sorted(mut self) -> Vec<RuleError> {
-        self.list.sort_by_key(|(offset, _)| *offset);
+        crate::sort::by_key(&mut self.list, |(offset, _)| *offset);
         self.list.into_iter().map(|(_, e)| e).collect()
     }
 }
@@ -134,7 +134,7 @@ type Entry<'a, 'i> = (&'a Spanned<Cow<'i, str>>, &'a Spanned<DeValue<'i>>);
 /// A table's entries in the order they are written (the table itself keeps them sorted by key).
 fn entries<'a, 'i>(table: &'a DeTable<'i>) -> Vec<Entry<'a, 'i>> {
     let mut list: Vec<Entry<'a, 'i>> = table.iter().collect();
-    list.sort_by_key(|(k, _)| k.span().start);
+    crate::sort::by_key(&mut list, |(k, _)| k.span().start);
     list
 }
 

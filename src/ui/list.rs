@@ -151,7 +151,7 @@ fn FilterBar() -> impl IntoView {
                                                     f.actions.remove(i);
                                                 } else {
                                                     f.actions.push(group);
-                                                    f.actions.sort();
+                                                    crate::sort::natural(&mut f.actions);
                                                 }
                                             })
                                         }
