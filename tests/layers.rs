@@ -1,5 +1,5 @@
-//! The layers of `src/`, read from its imports: `model` → `load` → the analyses → `analysis` →
-//! `share` → the shells. A file may use a module of its own layer or a lower layer, never a higher
+//! The layers of `src/`, read from its imports: `sort` (a utility) → `model` → `load` → the
+//! analyses → `analysis` → `share` → the shells. A file may use a module of its own layer or a lower layer, never a higher
 //! one, and no two files of `src/` (the browser shell's included) use each other in a cycle.
 //!
 //! Imports are read from the source text: `crate::…`, `super::…` and `self::…` paths (also inside
@@ -10,23 +10,25 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Each top-level module's layer: a module may use only lower layers (and itself).
-const LAYERS: [(&str, u32); 16] = [
-    ("model", 0),
-    ("load", 1),
-    ("diff", 2),
-    ("list", 2),
-    ("checks", 2),
-    ("graph", 2),
-    ("drift", 2),
-    ("fleet", 2),
-    ("outputs", 3),
-    ("rules", 3),
-    ("policy", 3),
-    ("analysis", 4),
-    ("share", 5),
-    ("session", 6),
-    ("ui", 7),
-    ("worker", 7),
+const LAYERS: [(&str, u32); 17] = [
+    // A utility below everything: it uses no module of `src/`.
+    ("sort", 0),
+    ("model", 1),
+    ("load", 2),
+    ("diff", 3),
+    ("list", 3),
+    ("checks", 3),
+    ("graph", 3),
+    ("drift", 3),
+    ("fleet", 3),
+    ("outputs", 4),
+    ("rules", 4),
+    ("policy", 4),
+    ("analysis", 5),
+    ("share", 6),
+    ("session", 7),
+    ("ui", 8),
+    ("worker", 8),
 ];
 
 type Module = Vec<String>;
