@@ -1,6 +1,7 @@
 //! The layers of `src/`, read from its imports: `sort` (a utility) → `model` → `load` → the
-//! analyses → `analysis` → `share` → the shells. A file may use a module of its own layer or a lower layer, never a higher
-//! one, and no two files of `src/` (the browser shell's included) use each other in a cycle.
+//! analyses → `analysis` → `share` → the shells. A file may use a module of its own layer or a
+//! lower layer, never a higher one, and no two files of `src/` (the browser shell's included) use
+//! each other in a cycle.
 //!
 //! Imports are read from the source text: `crate::…`, `super::…` and `self::…` paths (also inside
 //! `{…}` groups) and a parent's `child::…` paths; a path through a `pub use` re-export counts as a
