@@ -9,11 +9,10 @@
 // - on install, fetches every listed file past the HTTP cache into a cache named after its scope
 //   and version, and takes over at once (`skipWaiting`, `clients.claim`) — except the lazily
 //   loaded parts (`part-*`: the Rego engine, the YAML reader), which most visits never use: those
-//   are kept the first time the app fetches one (cache-first like the rest), not before. The
-//   readers' part (`part-readers`: text plans, states, plan logs, driftctl reports) is fetched on
-//   install like the rest: those files opened before the part was taken out of the first-visit
-//   module, with no network after one visit, and must keep opening so (the page itself still
-//   fetches it only when such a file is opened);
+//   are kept the first time the app fetches one (cache-first like the rest), not before. That
+//   holds for the readers' part too (`part-readers`: text plans, states, plan logs, driftctl
+//   reports; 254 KiB of gzip): fetching it on install would add it to every first visit, for a
+//   file most visits never open. Offline, a file whose part was never used says so (src/worker.rs);
 // - on activate, deletes the caches of older versions *of its own scope* (two sites under
 //   different sub-paths of one origin keep theirs);
 // - answers GET requests for listed files from the cache (network only if the cache lost one);
@@ -51,10 +50,6 @@ const files = filesUnder(dir);
 function isPart(file) {
   return /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(file);
 }
-/** Parts fetched on install all the same (see the header): readers of files that open offline. */
-const ON_INSTALL = new Set(["part-readers.js", "part-readers_bg.wasm"]);
-/** Parts kept only once the app first fetches one. */
-const isLater = (file) => isPart(file) && !ON_INSTALL.has(file);
 if (!files.includes("index.html")) throw new Error(`service-worker: no index.html in ${dir}; did Trunk's output change?`);
 if (!files.some((f) => /^boot-[0-9a-f]+\.js$/.test(f))) {
   throw new Error("service-worker: no boot-*.js beside index.html; csp-boot.mjs must run first (same hook)");
@@ -77,7 +72,7 @@ const worker = `// Planlens service worker, written by scripts/service-worker.mj
 const VERSION = ${JSON.stringify(VERSION)};
 const FILES = ${JSON.stringify(files, null, 1).replace(/\n\s*/g, " ")};
 // Lazily loaded parts: cached on first use, not on install.
-const LATER = new Set(${JSON.stringify(files.filter(isLater), null, 1).replace(/\n\s*/g, " ")});
+const LATER = new Set(${JSON.stringify(files.filter(isPart), null, 1).replace(/\n\s*/g, " ")});
 // The site's root: where this file is (the boot script registers it with that scope).
 const ROOT = new URL("./", self.location).href;
 const PREFIX = "planlens " + self.registration.scope + " ";

@@ -293,8 +293,12 @@ async fn part(name: &str) -> Result<JsValue, String> {
     JsFuture::from(js_sys::Promise::from(promise))
         .await
         .map_err(|e| {
+            // Parts are downloaded the first time a file needs one and kept for offline use from
+            // then on (scripts/service-worker.mjs): offline, a part never used cannot be had.
             format!(
-                "The {name} part of Planlens could not be loaded: {}",
+                "The {name} part of Planlens could not be loaded ({}). It is downloaded the first \
+                 time a file needs it and kept for offline use after that: connect to the network \
+                 and open the file again.",
                 error_message(e)
             )
         })

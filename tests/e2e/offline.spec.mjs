@@ -6,9 +6,9 @@
 // is what the next visit shows, and then what works offline; the old version's cache is deleted.
 // The build for a sub-path registers its worker with that sub-path as scope. The landing page
 // says the site works offline only once a worker is active, and never where there is none.
-// The readers' part (text plans, states, plan logs, driftctl reports) is kept on install, so
-// after one visit that opened none of them, a text plan and a state still open offline; the
-// other parts are kept the first time they are used.
+// The lazily loaded parts (the readers of text plans, states, plan logs and driftctl reports; the
+// YAML reader; the Rego engine) are kept the first time they are used, not on install: a first
+// visit does not download them. Offline, a file whose reader was never used says so and what to do.
 //
 // Each test serves the build from its own server, so it can stop it: `context.setOffline` alone
 // may not reach a service worker's own requests, a closed port does.
@@ -43,9 +43,8 @@ async function start(root, options = {}) {
   };
 }
 
-/** A lazily loaded part of the app (`part-NAME.js`, `part-NAME_bg.wasm`) kept on first use: every
- * part but the readers', which the service worker keeps on install. */
-const isPart = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f) && !/^part-readers(\.js|_bg\.wasm)$/.test(f);
+/** A lazily loaded part of the app (`part-NAME.js`, `part-NAME_bg.wasm`): kept on first use. */
+const isPart = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f);
 
 /** The files a build's service worker keeps on install: every one but the parts kept on first use. */
 function precached(root) {
@@ -166,11 +165,9 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByTestId("offline-ready")).toBeVisible();
       await expect(page.getByTestId("offline-ready")).toContainText("Works offline");
       await landingAndSample(page);
-      // The cache holds this build's files, every one but the parts kept on first use, and nothing
-      // else: the readers' part is there although no text plan or state was opened.
+      // The cache holds this build's files, every one but the lazily loaded parts, and nothing else.
       const cached = await onlyCache(page, versionOf(DIST));
       expect(cached).toEqual(precached(DIST).map((f) => `${server.origin}/${f}`).sort());
-      expect(cached).toEqual(expect.arrayContaining([`${server.origin}/part-readers.js`, `${server.origin}/part-readers_bg.wasm`]));
 
       await offline(page, server);
       const fromWorker = [];
@@ -199,16 +196,13 @@ for (const vp of VIEWPORTS) {
       await expect(page.getByTestId("plan-summary")).toBeVisible();
       await expect(page.getByTestId("resource-row").first()).toBeVisible();
 
-      // A text plan and a state, never opened online, open offline: their reader is the
-      // readers' part, which came from the cache.
+      // A state, whose reader (the readers' part) was never used online, cannot open offline:
+      // the page says why and what to do, and keeps no half-open plan.
+      pageLog.allowedConsole.push("Failed to load resource", "net::ERR_INTERNET_DISCONNECTED", "Failed to fetch");
       const file = page.locator("input[type=file][data-testid=plan-file]");
-      await file.setInputFiles(join(FIXTURES, "text_plans", "opentofu_drift.txt"));
-      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 3 to add, 2 to change, 4 to destroy, 1 to forget.");
       await file.setInputFiles(join(FIXTURES, "states", "modules.tfstate"));
-      await expect(page.getByTestId("plan-summary")).toHaveText("State: 9 resources in 4 modules (Terraform 1.9.5).");
-      await expect(page.getByTestId("load-error")).toHaveCount(0);
-      expect(fromWorker.filter(([, sw]) => !sw)).toEqual([]);
-      expect(fromWorker.map(([p]) => p)).toEqual(expect.arrayContaining(["/part-readers.js", "/part-readers_bg.wasm"]));
+      await expect(page.getByTestId("load-error")).toContainText("could not be loaded");
+      await expect(page.getByTestId("load-error")).toContainText("connect to the network");
     } finally {
       await page.context().setOffline(false);
       await server.stop();
@@ -228,9 +222,9 @@ for (const vp of VIEWPORTS) {
       await page.reload();
       await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
       const version = versionOf(DIST);
-      // Not kept before it is used (the readers' part is, from the install on) …
+      // Not kept before it is used …
       let cached = await onlyCache(page, version);
-      expect(cached.filter((u) => /\/part-/.test(u) && !/\/part-readers/.test(u))).toEqual([]);
+      expect(cached.filter((u) => /\/part-/.test(u))).toEqual([]);
       // … fetched when a YAML file is opened (the plan Secret as `kubectl get -o yaml` prints it) …
       const fetched = [];
       page.context().on("request", (r) => {
@@ -243,12 +237,25 @@ for (const vp of VIEWPORTS) {
       await expect
         .poll(async () => (await cachesOf(page))[Object.keys(await cachesOf(page))[0]].filter((u) => /\/part-yaml/.test(u)).length)
         .toBe(2);
-      // Offline, a YAML file still opens: the part comes from the cache.
+      // The same for the readers' part, the first time a text plan is opened.
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(join(FIXTURES, "text_plans", "opentofu_drift.txt"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 3 to add, 2 to change, 4 to destroy, 1 to forget.");
+      await expect
+        .poll(async () => (await cachesOf(page))[Object.keys(await cachesOf(page))[0]].filter((u) => /\/part-readers/.test(u)).length)
+        .toBe(2);
+      // Offline, a YAML file still opens, and so do a text plan and a state (which was never
+      // opened online: the readers' part is the same for both): the parts come from the cache.
       await offline(page, server);
       await page.reload();
-      await expect(page.locator("input[type=file][data-testid=plan-file]")).toBeAttached();
-      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(yamlPlan);
+      const file = page.locator("input[type=file][data-testid=plan-file]");
+      await expect(file).toBeAttached();
+      await file.setInputFiles(yamlPlan);
       await expect(page.getByTestId("plan-summary")).toBeVisible();
+      await expect(page.getByTestId("load-error")).toHaveCount(0);
+      await file.setInputFiles(join(FIXTURES, "text_plans", "opentofu_drift.txt"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 3 to add, 2 to change, 4 to destroy, 1 to forget.");
+      await file.setInputFiles(join(FIXTURES, "states", "modules.tfstate"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("State: 9 resources in 4 modules (Terraform 1.9.5).");
       await expect(page.getByTestId("load-error")).toHaveCount(0);
     } finally {
       await page.context().setOffline(false);
