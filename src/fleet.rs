@@ -8,13 +8,20 @@
 //! the lock, interval and revisions, and links to the plan, text plan and state stored for it in
 //! the same files. Rows are sorted by what needs a human first ([`Attention`]); [`FleetFilter`]
 //! narrows and searches them. Pure: no clock, no I/O.
+//!
+//! Reading the files is not part of the browser's first-visit module: [`read_files`] (what a
+//! session opens) reads them through the readers' part (`load::readers`, the part's
+//! [`answer_part`]), which keeps the [`Fleet`] and gives the rows ([`FleetIndex`]) and, on request,
+//! a row's plan or state as a file ([`OpenFleet::link_file`]); natively it reads them directly.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::load::decode;
-use crate::load::kube::{self, Objects, PlanFormat, Stored, Terraform};
+use crate::load::kube::{self, Objects, PlanFormat, Stored, Terraform, Unpacked};
+use crate::load::readers::{self, Reader, StoredHead};
 use crate::load::{self, LoadError};
 use crate::model::mask::Mask;
 use crate::model::source::TextSummary;
@@ -255,28 +262,56 @@ pub struct FleetIndex {
     pub unclaimed: Vec<String>,
 }
 
+/// Files opened together, decoded (gzip, UTF-16, …): (name, text or why it cannot be read).
+/// Decoding stays in the first-visit module; the texts are what the part reads.
+pub type Decoded = Vec<(String, Result<String, String>)>;
+
+/// Decodes files (name, bytes) opened together.
+pub fn decode_files(files: Vec<(String, Vec<u8>)>) -> Decoded {
+    (files.into_iter())
+        .map(|(name, bytes)| {
+            let text = decode::decode(bytes).and_then(|d| {
+                if d.text.trim().is_empty() {
+                    Err(LoadError::Empty)
+                } else {
+                    Ok(d.text)
+                }
+            });
+            (name, text.map_err(|e| e.to_string()))
+        })
+        .collect()
+}
+
 impl Fleet {
     /// Reads files (name, bytes) opened together: each is decoded (gzip, UTF-16, …) and read as
     /// Kubernetes objects; a file that is not one is a problem, and the others still read.
     pub fn read(files: Vec<(String, Vec<u8>)>) -> Fleet {
+        Fleet::read_decoded(decode_files(files))
+    }
+
+    /// [`Fleet::read`] after [`decode_files`].
+    pub fn read_decoded(files: Decoded) -> Fleet {
         let mut all = Vec::new();
         let mut problems = Vec::new();
-        for (name, bytes) in files {
-            let read = decode::decode(bytes).and_then(|d| {
-                if d.text.trim().is_empty() {
-                    Err(LoadError::Empty)
-                } else {
-                    kube::read(&d.text)
-                }
-            });
-            match read {
+        for (name, text) in files {
+            match text.and_then(|text| kube::read(&text).map_err(|e| e.to_string())) {
                 Ok(objects) => all.extend(objects),
-                Err(e) => problems.push((name, e.to_string())),
+                Err(e) => problems.push((name, e)),
             }
         }
         let mut fleet = Fleet::of(Objects::collect(all));
         fleet.problems = problems;
         fleet
+    }
+
+    /// What files without a workspace open as, when every one of them read: the one plan, text
+    /// plan or state they hold ([`Objects::single`]), unpacked, or why it does not unpack; `None`
+    /// when there are workspaces, problems, or not exactly one thing to open.
+    pub fn single(&self) -> Option<Result<Unpacked, LoadError>> {
+        if !self.rows.is_empty() || !self.problems.is_empty() {
+            return None;
+        }
+        self.objects.single().ok().map(|stored| stored.unpack())
     }
 
     /// The fleet of sorted objects.
@@ -397,6 +432,171 @@ impl Fleet {
         })?;
         load::load_stored_with(stored, &link_name(stored), mask)
     }
+}
+
+/// A fleet opened by a session: the rows the page shows, and its rows' files, asked of the
+/// readers' part that read and keeps it (or, natively without the part, of the fleet held here).
+#[derive(Debug)]
+pub struct OpenFleet {
+    /// The rows and problems.
+    pub index: FleetIndex,
+    #[cfg(not(target_arch = "wasm32"))]
+    held: Option<Box<Fleet>>,
+}
+
+/// [`read_files`]' answer: the fleet, and what the files open as when they hold no workspace.
+#[derive(Debug)]
+pub struct FleetRead {
+    /// The fleet (no rows when the files hold no workspace).
+    pub fleet: OpenFleet,
+    /// [`Fleet::single`].
+    pub single: Option<Result<Unpacked, LoadError>>,
+}
+
+/// The first line of the part's answers to the fleet's calls; a stored thing's or a link's text
+/// follows it.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Head {
+    /// The fleet's rows, and [`Fleet::single`] (its text follows the line).
+    Fleet {
+        index: FleetIndex,
+        single: Option<Result<StoredHead, String>>,
+    },
+    /// A link's file (its text follows the line), or none.
+    File { name: Option<String> },
+    /// The call could not be answered.
+    Refused { message: String },
+}
+
+thread_local! {
+    /// The fleet the part read last (in the browser, the part's instance in the fleet's worker).
+    static IN_PART: RefCell<Option<Fleet>> = const { RefCell::new(None) };
+}
+
+/// Reads files (name, bytes) opened together as a fleet: through the readers' part when one is
+/// registered, else directly (natively) or not at all (in the browser,
+/// [`LoadError::NeedsReaders`]: the worker loads the part and opens the files again). Files that
+/// cannot be read are problems in the fleet, never an error.
+pub fn read_files(files: Vec<(String, Vec<u8>)>) -> Result<FleetRead, LoadError> {
+    let files = decode_files(files);
+    // Strings and results of strings: writing them cannot fail.
+    let json = serde_json::to_string(&files).unwrap_or_default();
+    match readers::call_part(Reader::Fleet, "", &json) {
+        Some(answer) => match readers::split_answer(answer?)? {
+            (Head::Fleet { index, single }, text) => Ok(FleetRead {
+                single: single.map(|s| match s {
+                    Ok(head) => head.unpacked(text),
+                    Err(message) => Err(LoadError::Reader { message }),
+                }),
+                fleet: OpenFleet {
+                    index,
+                    #[cfg(not(target_arch = "wasm32"))]
+                    held: None,
+                },
+            }),
+            (Head::Refused { message }, _) => Err(LoadError::Reader { message }),
+            (Head::File { .. }, _) => Err(readers::garbled("it answered with a file".to_string())),
+        },
+        None => read_without_part(files),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn read_without_part(files: Decoded) -> Result<FleetRead, LoadError> {
+    let fleet = Fleet::read_decoded(files);
+    Ok(FleetRead {
+        single: fleet.single(),
+        fleet: OpenFleet {
+            index: fleet.index(),
+            held: Some(Box::new(fleet)),
+        },
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn read_without_part(_files: Decoded) -> Result<FleetRead, LoadError> {
+    readers::missed(Reader::Fleet)
+}
+
+impl OpenFleet {
+    /// A row's link as a file to open ([`Fleet::link_file`]); `None` when the fleet has no
+    /// such link.
+    pub fn link_file(&self, link: Link) -> Result<Option<(String, String)>, LoadError> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(fleet) = &self.held {
+            return Ok(fleet.link_file(link));
+        }
+        // A `Link` is two small fields: writing it cannot fail.
+        let json = serde_json::to_string(&link).unwrap_or_default();
+        let Some(answer) = readers::call_part(Reader::FleetLink, "", &json) else {
+            return Err(LoadError::Reader {
+                message: "The fleet's reader is no longer loaded: open the files again."
+                    .to_string(),
+            });
+        };
+        match readers::split_answer(answer?)? {
+            (Head::File { name }, text) => Ok(name.map(|name| (name, text))),
+            (Head::Refused { message }, _) => Err(LoadError::Reader { message }),
+            (Head::Fleet { .. }, _) => {
+                Err(readers::garbled("it answered with a fleet".to_string()))
+            }
+        }
+    }
+}
+
+/// The part's entry point (src/bin/part_readers.rs): the fleet's calls ([`Reader::Fleet`]: the
+/// JSON of [`Decoded`] files → the fleet, kept for [`Reader::FleetLink`]: the JSON of a [`Link`]
+/// → its file), and every other reader's through [`readers::answer`]. Never fails: an error is
+/// part of the answer.
+pub fn answer_part(reader: &str, name: &str, text: &str) -> String {
+    let head = match Reader::from_name(reader) {
+        Some(Reader::Fleet) => match serde_json::from_str::<Decoded>(text) {
+            Ok(files) => {
+                let fleet = Fleet::read_decoded(files);
+                let (single, after) = match fleet.single() {
+                    Some(Ok(unpacked)) => {
+                        let (head, text) = StoredHead::of(unpacked);
+                        (Some(Ok(head)), text)
+                    }
+                    Some(Err(e)) => (Some(Err(e.to_string())), String::new()),
+                    None => (None, String::new()),
+                };
+                let mut out = readers::head_line(&Head::Fleet {
+                    index: fleet.index(),
+                    single,
+                });
+                out.push_str(&after);
+                IN_PART.with(|f| *f.borrow_mut() = Some(fleet));
+                return out;
+            }
+            Err(e) => Head::Refused {
+                message: format!("Planlens' fleet reader was sent files it cannot read ({e})"),
+            },
+        },
+        Some(Reader::FleetLink) => match serde_json::from_str::<Link>(text) {
+            Ok(link) => {
+                let file = IN_PART.with(|f| f.borrow().as_ref().map(|f| f.link_file(link)));
+                match file {
+                    Some(file) => {
+                        let (name, text) = file.unzip();
+                        let mut out = readers::head_line(&Head::File { name });
+                        out.push_str(&text.unwrap_or_default());
+                        return out;
+                    }
+                    None => Head::Refused {
+                        message: "This fleet's files are no longer read: open them again."
+                            .to_string(),
+                    },
+                }
+            }
+            Err(e) => Head::Refused {
+                message: format!("Planlens' fleet reader was sent a link it cannot read ({e})"),
+            },
+        },
+        _ => return readers::answer(reader, name, text),
+    };
+    readers::head_line(&head)
 }
 
 /// The name a link's document is shown as.
@@ -537,7 +737,9 @@ fn drift_info(t: &Terraform) -> DriftInfo {
     let Some(text) = t.drift_text() else {
         return info;
     };
-    match load::readers::read_text_plan(text) {
+    // Run natively or in the readers' part, never in the first-visit module (see the module
+    // documentation): the text plan reader is called directly.
+    match load::text_plan::read(text) {
         Ok(plan) => {
             info.cut = plan.facts.cut;
             info.summary = plan.facts.summary_line.map(|s| plan_line(&s));

@@ -20,7 +20,7 @@ const READ_CHUNK: f64 = 16.0 * 1024.0 * 1024.0;
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
     /// The fleet this worker opened, if it opened one (then it holds no plan).
-    static FLEET: RefCell<Option<planlens::fleet::Fleet>> = const { RefCell::new(None) };
+    static FLEET: RefCell<Option<planlens::fleet::OpenFleet>> = const { RefCell::new(None) };
     /// The last open's steps, sent with its answer.
     static TIMINGS: RefCell<Vec<(&'static str, f64)>> = const { RefCell::new(Vec::new()) };
 }
@@ -160,7 +160,7 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
     let session = match opened.map_err(|e| e.to_string())? {
         Opened::Plan(session) => *session,
         Opened::Fleet(fleet) => {
-            let index = fleet.index();
+            let index = fleet.index.clone();
             FLEET.with(|f| *f.borrow_mut() = Some(*fleet));
             return Ok(Response::Fleet(Box::new(index)));
         }

@@ -3,8 +3,9 @@
 //! function (text in, text out) converts, the loader opens its answer — gives the same document as
 //! the readers called directly (natively): text (so values and sensitive marks), rows, source
 //! facts, notes, warnings, the original text, masking, the index the page gets (drift, findings,
-//! outputs, checks), a remask; the same message for every file a reader refuses; and the same
-//! fleet for Kubernetes files (a `Terraform` object's drift message is a text plan).
+//! outputs, checks), a remask; the same message for every file a reader refuses (Kubernetes
+//! objects included: the part unpacks them); and the same fleet for Kubernetes files opened
+//! together (rows, problems, what files without a workspace open as, every row's link file).
 
 mod common;
 
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use planlens::Document;
-use planlens::fleet::Fleet;
+use planlens::fleet::{self, Link};
 use planlens::load::{self, readers};
 use planlens::session::{OpenOptions, Request, Response, Session};
 
@@ -87,26 +88,30 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     all
 }
 
-/// Registers the part as the browser's worker does, with the part's own function, counting calls
-/// per reader.
-fn register_part() -> Rc<Cell<[usize; 5]>> {
-    let calls = Rc::new(Cell::new([0; 5]));
+/// The part's calls, in the order of [`register_part`]'s counts.
+const CALLS: [&str; 7] = [
+    "text_plan",
+    "state",
+    "plan_log",
+    "driftctl",
+    "kube",
+    "fleet",
+    "fleet_link",
+];
+
+/// Registers the part as the browser's worker does, with the part's own function (what
+/// src/bin/part_readers.rs exports), counting calls per reader.
+fn register_part() -> Rc<Cell<[usize; 7]>> {
+    let calls = Rc::new(Cell::new([0; 7]));
     let counted = calls.clone();
     readers::set_part(Box::new(move |reader: &str, name: &str, text: &str| {
         let mut c = counted.get();
-        let i = [
-            "text_plan",
-            "state",
-            "plan_log",
-            "driftctl",
-            "text_plan_changes",
-        ]
-        .iter()
-        .position(|r| *r == reader)
-        .expect("a known reader");
+        let i = (CALLS.iter())
+            .position(|r| *r == reader)
+            .expect("a known reader");
         c[i] += 1;
         counted.set(c);
-        Ok(readers::answer(reader, name, text))
+        Ok(fleet::answer_part(reader, name, text))
     }));
     calls
 }
@@ -163,7 +168,7 @@ fn remasked(bytes: Vec<u8>, name: &str) -> Option<String> {
 fn every_file_opens_the_same_through_the_part() {
     let mut through_part = 0;
     let mut refused = 0;
-    let mut per_reader = [0usize; 5];
+    let mut per_reader = [0usize; 7];
     for (name, bytes) in inputs() {
         readers::clear_part();
         let direct = load::load_plan(bytes.clone(), &name);
@@ -207,11 +212,11 @@ fn every_file_opens_the_same_through_the_part() {
     }
     eprintln!(
         "{through_part} files read through the part ({refused} refused); calls per reader \
-         (text plan, state, plan log, driftctl, text plan changes): {per_reader:?}"
+         {CALLS:?}: {per_reader:?}"
     );
     // Each reader that moved was exercised, documents and refusals alike.
-    for (i, n) in per_reader[..4].iter().enumerate() {
-        assert!(*n > 0, "reader {i} was never called");
+    for (i, n) in per_reader[..5].iter().enumerate() {
+        assert!(*n > 0, "reader {} was never called", CALLS[i]);
     }
     assert!(
         refused >= 5,
@@ -223,22 +228,134 @@ fn every_file_opens_the_same_through_the_part() {
     );
 }
 
-#[test]
-fn a_fleet_reads_the_same_through_the_part() {
-    let mut drift_messages = 0;
-    for (name, bytes) in own_files() {
-        if !name.starts_with("kube/") || name.ends_with(".py") {
-            continue;
+/// The Kubernetes fixtures (tests/fixtures/kube), as (name, bytes).
+fn kube_files() -> Vec<(String, Vec<u8>)> {
+    (own_files().into_iter())
+        .filter(|(name, _)| name.starts_with("kube/") && !name.ends_with(".py"))
+        .collect()
+}
+
+/// Everything a session's open of `files` gives that the page or a link reads: a plan's index, or
+/// a fleet's rows and problems and every row's link file, or the message.
+fn opened(files: Vec<(String, Vec<u8>)>) -> String {
+    use planlens::session::{Opened, answer_fleet};
+    match Session::open_files(files, &options("opened", &[])) {
+        Ok(Opened::Plan(session)) => {
+            let index = session.index(None, &BTreeMap::new());
+            format!("plan {}", serde_json::to_string(&index).unwrap())
         }
-        readers::clear_part();
-        let direct = Fleet::read(vec![(name.clone(), bytes.clone())]).index();
-        let calls = register_part();
-        let via = Fleet::read(vec![(name.clone(), bytes)]).index();
-        readers::clear_part();
-        drift_messages += calls.get()[4];
-        assert_eq!(via, direct, "{name}: the fleet differs");
+        Ok(Opened::Fleet(open)) => {
+            let mut out = format!("fleet {:?}", open.index);
+            let links: Vec<Link> = (open.index.rows.iter())
+                .flat_map(|r| r.links.iter().map(|(l, _)| *l))
+                .collect();
+            // A link no row has is refused the same way too.
+            for link in links.into_iter().chain([Link::Plan(999)]) {
+                let answer = answer_fleet(&open, Request::FleetLink { link });
+                out.push_str(&format!(
+                    "\n{link:?}: {}",
+                    serde_json::to_string(&answer).unwrap()
+                ));
+            }
+            out
+        }
+        Err(e) => format!("refused {e}"),
     }
-    assert!(drift_messages > 0, "no drift message went through the part");
+}
+
+/// The sets of files opened together: each Kubernetes fixture alone and gzipped, all of them, a
+/// plan Secret with its state Secret, a namespace with the workspaces, and broken sets.
+fn file_sets() -> Vec<Vec<(String, Vec<u8>)>> {
+    let files = kube_files();
+    let by = |name: &str| {
+        (files.iter())
+            .find(|(n, _)| n == &format!("kube/{name}"))
+            .cloned()
+            .unwrap_or_else(|| panic!("no fixture kube/{name}"))
+    };
+    let mut sets: Vec<Vec<(String, Vec<u8>)>> = files.iter().map(|f| vec![f.clone()]).collect();
+    sets.push(files.clone());
+    sets.push(vec![by("plan-secret.json"), by("state-secret.json")]);
+    sets.push(vec![by("terraforms.json"), by("team-a.json")]);
+    sets.push(vec![by("terraforms.yaml"), by("configmap-text-plan.json")]);
+    sets.push(vec![
+        by("plan-secret-bad-gzip.json"),
+        by("state-secret.json"),
+    ]);
+    sets.push(vec![
+        by("not-controller.json"),
+        by("plan-secret-binary.json"),
+    ]);
+    sets.push(vec![
+        by("terraforms.json"),
+        ("empty.json".to_string(), Vec::new()),
+        (
+            "plan.json".to_string(),
+            common::own_fixture("blast_radius.json"),
+        ),
+    ]);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&by("team-a.json").1).unwrap();
+    sets.push(vec![
+        ("team-a.json.gz".to_string(), gz.finish().unwrap()),
+        by("terraform-drift.json"),
+    ]);
+    sets
+}
+
+#[test]
+fn kubernetes_objects_and_fleets_open_the_same_through_the_part() {
+    let mut fleets = 0;
+    let mut calls = [0usize; 7];
+    for files in file_sets() {
+        let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+        readers::clear_part();
+        let direct = opened(files.clone());
+        let direct_read = fleet::read_files(files.clone()).map(|r| (r.fleet.index, r.single));
+        let counted = register_part();
+        let via = opened(files.clone());
+        let via_read = fleet::read_files(files).map(|r| (r.fleet.index, r.single));
+        readers::clear_part();
+        for (total, n) in calls.iter_mut().zip(counted.get()) {
+            *total += n;
+        }
+        fleets += usize::from(direct.starts_with("fleet"));
+        assert_eq!(via, direct, "{names:?}: the session's open differs");
+        match (direct_read, via_read) {
+            (Ok((direct_index, direct_single)), Ok((via_index, via_single))) => {
+                assert_eq!(via_index, direct_index, "{names:?}: the fleet differs");
+                assert_eq!(
+                    via_single.map(|s| s.map_err(|e| e.to_string())),
+                    direct_single.map(|s| s.map_err(|e| e.to_string())),
+                    "{names:?}: what the files open as differs"
+                );
+            }
+            (direct, via) => panic!("{names:?}: directly {direct:?}, through the part {via:?}"),
+        }
+    }
+    eprintln!("{fleets} fleets; calls per reader {CALLS:?}: {calls:?}");
+    assert!(fleets >= 5, "only {fleets} sets opened as a fleet");
+    // Objects, fleets and links all went through the part.
+    for (i, n) in calls.iter().enumerate().skip(4) {
+        assert!(*n > 0, "{} was never called", CALLS[i]);
+    }
+}
+
+/// Natively, reading a fleet directly and through the part are the same, and in the browser the
+/// part's answer is all the first-visit module has: a link asked after the part is gone is a
+/// message, not a panic.
+#[test]
+fn a_fleet_link_without_its_part_is_a_message() {
+    let files = kube_files();
+    let _ = register_part();
+    let read = fleet::read_files(files).unwrap();
+    readers::clear_part();
+    let link = (read.fleet.index.rows.iter())
+        .flat_map(|r| r.links.iter().map(|(l, _)| *l))
+        .next()
+        .expect("a row with a link");
+    let e = read.fleet.link_file(link).unwrap_err();
+    assert!(e.to_string().contains("open the files again"), "{e}");
 }
 
 #[test]

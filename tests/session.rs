@@ -488,8 +488,8 @@ fn files_open_as_a_fleet_or_as_one_document() {
     let Opened::Fleet(fleet) = opened else {
         panic!("not a fleet");
     };
-    assert!(!fleet.rows.is_empty() && fleet.problems.is_empty());
-    let (link, _) = (fleet.rows.iter())
+    assert!(!fleet.index.rows.is_empty() && fleet.index.problems.is_empty());
+    let (link, _) = (fleet.index.rows.iter())
         .flat_map(|r| r.links.iter())
         .find(|(l, _)| matches!(l, planlens::fleet::Link::Plan(_)))
         .expect("a row links its plan Secret")

@@ -1,5 +1,6 @@
 //! The readers of inputs that are not plan JSON (human-readable plans, Terraform states,
-//! `terraform plan -json` logs, driftctl reports) as a lazily loaded part of the browser app
+//! `terraform plan -json` logs, driftctl reports, Flux's Terraform controller's Kubernetes objects
+//! and the fleet they make) as a lazily loaded part of the browser app
 //! (`part-readers.js` and `part-readers_bg.wasm`, built by Trunk as a worker module, index.html).
 //! The plan's worker (src/worker.rs) loads it the first time such a file is opened and registers
 //! [`read`] with `load::readers::set_part`; the first-visit module only detects these files.
@@ -8,12 +9,13 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
-/// (reader's name, file name, text) → the reader's answer (`load::readers::answer`: a head line,
-/// then the converted plan's text).
+/// (reader's name, file name, text) → the reader's answer (`fleet::answer_part`: the fleet's
+/// calls, else `load::readers::answer`: a head line, then the converted plan's, the stored plan's
+/// or state's, or a fleet link's text).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
 pub fn read(reader: &str, name: &str, text: &str) -> String {
-    planlens::load::readers::answer(reader, name, text)
+    planlens::fleet::answer_part(reader, name, text)
 }
 
 fn main() {

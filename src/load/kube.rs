@@ -584,6 +584,19 @@ pub enum Content {
     State(Decoded),
 }
 
+/// A [`Stored`] thing unpacked: its decoded [`Content`] with what the opened document says about
+/// where it came from. What the readers' part gives back for Kubernetes objects
+/// (`load::readers::read_kube`), so the first-visit module needs none of this file's reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unpacked {
+    /// [`Stored::label`].
+    pub label: String,
+    /// [`Stored::note`].
+    pub note: String,
+    /// [`Stored::content`].
+    pub content: Content,
+}
+
 impl Objects {
     /// Sorts the objects of one or more files. Chunks are grouped by namespace and name (without
     /// `-N`) and joined in the order of their `plan-chunk` annotation; a gap, a chunk given twice
@@ -876,6 +889,15 @@ impl Stored<'_> {
                 note
             }
         }
+    }
+
+    /// [`Stored::content`] with the label and note of the document it opens as.
+    pub fn unpack(&self) -> Result<Unpacked, LoadError> {
+        Ok(Unpacked {
+            content: self.content()?,
+            label: self.label(),
+            note: self.note(),
+        })
     }
 
     /// The decoded text, for the plan, text-plan or state reader: base64 and gzip undone, chunks

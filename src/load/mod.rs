@@ -160,25 +160,35 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
 }
 
 /// Kubernetes objects (JSON or YAML) → the one plan, text plan or state they hold
-/// ([`kube::Objects::single`]).
+/// ([`kube::Objects::single`]), unpacked by [`readers::read_kube`] (in the browser, the readers'
+/// part) and opened here.
 fn load_kube(text: &str, name: &str) -> Result<Document, LoadError> {
-    let objects = kube::Objects::collect(kube::read(text)?);
-    read_stored(objects.single()?, name)
+    open_unpacked(readers::read_kube(text, name)?, name)
 }
 
 /// Opens what Flux's Terraform controller (or Terraform's `kubernetes` backend) stored — a plan
 /// Secret, a plan ConfigMap, a state Secret, a drift plan in a `Terraform` object's message — with
-/// the secret-name `mask`. The fleet view opens its rows' plans and states with it.
+/// the secret-name `mask`. The fleet opens its rows' plans and states with it (natively).
 pub fn load_stored_with(
     stored: kube::Stored,
     name: &str,
     mask: &Mask,
 ) -> Result<Document, LoadError> {
-    read_stored(stored, name).and_then(|doc| mask::apply(doc, mask))
+    load_unpacked_with(stored.unpack()?, name, mask)
 }
 
-fn read_stored(stored: kube::Stored, name: &str) -> Result<Document, LoadError> {
-    let mut doc = match stored.content()? {
+/// Opens a stored thing already unpacked ([`kube::Stored::unpack`], which in the browser the
+/// readers' part runs), with the secret-name `mask`.
+pub fn load_unpacked_with(
+    unpacked: kube::Unpacked,
+    name: &str,
+    mask: &Mask,
+) -> Result<Document, LoadError> {
+    open_unpacked(unpacked, name).and_then(|doc| mask::apply(doc, mask))
+}
+
+fn open_unpacked(unpacked: kube::Unpacked, name: &str) -> Result<Document, LoadError> {
+    let mut doc = match unpacked.content {
         kube::Content::Plan(decoded) => {
             let mut doc = read_decoded(decoded.text, name)?;
             doc.notes = decoded.notes;
@@ -191,7 +201,7 @@ fn read_stored(stored: kube::Stored, name: &str) -> Result<Document, LoadError> 
         }
         kube::Content::TextPlan(text) => readers::read(Reader::TextPlan, text, name)?,
     };
-    doc.notes.insert(0, stored.note());
+    doc.notes.insert(0, unpacked.note);
     Ok(doc)
 }
 

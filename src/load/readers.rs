@@ -1,7 +1,8 @@
 //! The readers of inputs that are not plan JSON — human-readable plans ([`super::text_plan`]),
 //! Terraform states ([`super::state`]), `terraform plan -json` logs ([`super::plan_log`]) and
 //! driftctl reports ([`super::driftctl`]) — behind one function with text in and text out
-//! ([`answer`]).
+//! ([`answer`]), and the reading of Flux's Terraform controller's Kubernetes objects
+//! ([`super::kube`]: [`read_kube`] here, the fleet in `crate::fleet`).
 //!
 //! Most visits open plan JSON and never need them, so in the browser they are not part of the
 //! first-visit module: the lazily loaded `part-readers` module (src/bin/part_readers.rs) exports
@@ -24,8 +25,11 @@ use std::cell::{Cell, RefCell};
 
 use serde::{Deserialize, Serialize};
 
+use serde::de::DeserializeOwned;
+
 use super::LoadError;
-use super::text_plan::TextPlan;
+use super::decode::Decoded;
+use super::kube::{Content, Unpacked};
 use crate::model::{Document, Source};
 
 /// A reader the part runs.
@@ -39,18 +43,23 @@ pub enum Reader {
     PlanLog,
     /// A driftctl report → its document.
     Driftctl,
-    /// A human-readable plan → its changes and drift only ([`super::text_plan::read`]; the fleet
-    /// reads a `Terraform` object's drift message with it).
-    TextPlanChanges,
+    /// Kubernetes objects → the one plan, text plan or state they hold, unpacked ([`read_kube`]).
+    Kube,
+    /// Files opened together → their fleet (`crate::fleet::read_files`; the part keeps it).
+    Fleet,
+    /// A link of the fleet the part keeps → its file (`crate::fleet::OpenFleet::link_file`).
+    FleetLink,
 }
 
 impl Reader {
-    const ALL: [Reader; 5] = [
+    const ALL: [Reader; 7] = [
         Reader::TextPlan,
         Reader::State,
         Reader::PlanLog,
         Reader::Driftctl,
-        Reader::TextPlanChanges,
+        Reader::Kube,
+        Reader::Fleet,
+        Reader::FleetLink,
     ];
 
     /// The reader's name in the part's calls.
@@ -60,7 +69,9 @@ impl Reader {
             Reader::State => "state",
             Reader::PlanLog => "plan_log",
             Reader::Driftctl => "driftctl",
-            Reader::TextPlanChanges => "text_plan_changes",
+            Reader::Kube => "kube",
+            Reader::Fleet => "fleet",
+            Reader::FleetLink => "fleet_link",
         }
     }
 
@@ -72,10 +83,12 @@ impl Reader {
     /// What a file this reader reads is, for [`LoadError::NeedsReaders`].
     fn what(self) -> &'static str {
         match self {
-            Reader::TextPlan | Reader::TextPlanChanges => "a human-readable plan",
+            Reader::TextPlan => "a human-readable plan",
             Reader::State => "a Terraform state",
             Reader::PlanLog => "a `terraform plan -json` log",
             Reader::Driftctl => "a driftctl report",
+            Reader::Kube => "Kubernetes objects",
+            Reader::Fleet | Reader::FleetLink => "tf-controller objects (a fleet)",
         }
     }
 }
@@ -94,10 +107,58 @@ enum Head {
         /// True when the document keeps the file's own text (`Document::original`).
         original: bool,
     },
-    /// A text plan's changes ([`Reader::TextPlanChanges`]); nothing follows the line.
-    Changes { read: TextPlan },
+    /// What Kubernetes objects hold ([`Reader::Kube`]): its text follows the line.
+    Stored(StoredHead),
     /// The reader refused the file: its [`LoadError`]'s message.
     Refused { message: String },
+}
+
+/// An [`Unpacked`] stored thing without its text, which follows the head line.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct StoredHead {
+    label: String,
+    note: String,
+    /// `plan`, `text_plan` or `state`.
+    kind: String,
+    /// What decoding it undid (a plan's or state's gzip).
+    notes: Vec<String>,
+}
+
+impl StoredHead {
+    /// The head of `unpacked`, and its text.
+    pub(crate) fn of(unpacked: Unpacked) -> (StoredHead, String) {
+        let (kind, text, notes) = match unpacked.content {
+            Content::Plan(d) => ("plan", d.text, d.notes),
+            Content::TextPlan(text) => ("text_plan", text, Vec::new()),
+            Content::State(d) => ("state", d.text, d.notes),
+        };
+        let head = StoredHead {
+            label: unpacked.label,
+            note: unpacked.note,
+            kind: kind.to_string(),
+            notes,
+        };
+        (head, text)
+    }
+
+    /// The stored thing again, with its `text`.
+    pub(crate) fn unpacked(self, text: String) -> Result<Unpacked, LoadError> {
+        let decoded = Decoded {
+            text,
+            notes: self.notes,
+        };
+        let content = match self.kind.as_str() {
+            "plan" => Content::Plan(decoded),
+            "text_plan" => Content::TextPlan(decoded.text),
+            "state" => Content::State(decoded),
+            other => return Err(garbled(format!("it stored a {other:?}"))),
+        };
+        Ok(Unpacked {
+            label: self.label,
+            note: self.note,
+            content,
+        })
+    }
 }
 
 /// The part as the browser's worker calls it: (reader's name, file name, text) → the answer, or
@@ -130,14 +191,16 @@ pub fn take_missed() -> bool {
 /// (see the module documentation). Never fails: a reader's error is part of the answer.
 pub fn answer(reader: &str, name: &str, text: &str) -> String {
     let head = match Reader::from_name(reader) {
-        None => Head::Refused {
+        // The fleet's calls are answered by `crate::fleet::answer_part`, which the part calls.
+        None | Some(Reader::Fleet | Reader::FleetLink) => Head::Refused {
             message: format!("Planlens has no reader named {reader:?}; please report this"),
         },
-        Some(Reader::TextPlanChanges) => match super::text_plan::read(text) {
-            Ok(mut read) => {
-                // The fleet needs the changes, not the plan.
-                read.plan_json = String::new();
-                Head::Changes { read }
+        Some(Reader::Kube) => match kube_directly(text) {
+            Ok(unpacked) => {
+                let (head, text) = StoredHead::of(unpacked);
+                let mut out = head_line(&Head::Stored(head));
+                out.push_str(&text);
+                return out;
             }
             Err(e) => Head::Refused {
                 message: e.to_string(),
@@ -163,7 +226,8 @@ pub fn answer(reader: &str, name: &str, text: &str) -> String {
     head_line(&head)
 }
 
-fn head_line(head: &Head) -> String {
+/// A head `line`, with its newline.
+pub(crate) fn head_line<T: Serialize>(head: &T) -> String {
     // A serde type of strings, vectors and numbers: writing it cannot fail.
     let mut line = serde_json::to_string(head).unwrap_or_default();
     line.push('\n');
@@ -190,16 +254,18 @@ pub fn open_answer(answer: String, text: String, name: &str) -> Result<Document,
             Ok(doc)
         }
         Head::Refused { message } => Err(LoadError::Reader { message }),
-        Head::Changes { .. } => Err(garbled("it answered with changes only".to_string())),
+        Head::Stored(_) => Err(garbled("it answered with stored objects".to_string())),
     }
 }
 
 /// The head line and what follows it.
-fn split_answer(mut answer: String) -> Result<(Head, String), LoadError> {
+pub(crate) fn split_answer<T: DeserializeOwned>(
+    mut answer: String,
+) -> Result<(T, String), LoadError> {
     let Some(at) = answer.find('\n') else {
         return Err(garbled("its answer has no head line".to_string()));
     };
-    let head: Head = serde_json::from_str(&answer[..at])
+    let head: T = serde_json::from_str(&answer[..at])
         .map_err(|e| garbled(format!("its answer does not read ({e})")))?;
     // Only the head's bytes move: the plan's text stays where it is.
     answer.drain(..=at);
@@ -208,7 +274,7 @@ fn split_answer(mut answer: String) -> Result<(Head, String), LoadError> {
 
 /// An answer the first-visit module cannot read: two builds of Planlens mixed (a cached part of
 /// another version), or a bug.
-fn garbled(why: String) -> LoadError {
+pub(crate) fn garbled(why: String) -> LoadError {
     LoadError::Reader {
         message: format!(
             "Planlens' reader for this file gave an answer this page cannot read: {why}. Reload \
@@ -226,21 +292,26 @@ pub(crate) fn read(reader: Reader, text: String, name: &str) -> Result<Document,
     }
 }
 
-/// Reads a human-readable plan's changes and drift ([`super::text_plan::read`]), as [`read`]
-/// reads a document: through the part when one is registered (the fleet's drift messages).
-pub fn read_text_plan(text: &str) -> Result<TextPlan, LoadError> {
-    match call_part(Reader::TextPlanChanges, "", text) {
-        Some(answer) => match split_answer(answer?)?.0 {
-            Head::Changes { read } => Ok(read),
-            Head::Refused { message } => Err(LoadError::Reader { message }),
-            Head::Document { .. } => Err(garbled("it answered with a document".to_string())),
+/// Kubernetes objects (one file's text) → the one plan, text plan or state they hold
+/// ([`super::kube::Objects::single`]), unpacked: through the part when one is registered, else
+/// directly (natively) or not at all (in the browser, [`LoadError::NeedsReaders`]).
+pub(crate) fn read_kube(text: &str, name: &str) -> Result<Unpacked, LoadError> {
+    match call_part(Reader::Kube, name, text) {
+        Some(answer) => match split_answer(answer?)? {
+            (Head::Stored(head), text) => head.unpacked(text),
+            (Head::Refused { message }, _) => Err(LoadError::Reader { message }),
+            (Head::Document { .. }, _) => Err(garbled("it answered with a document".to_string())),
         },
-        None => text_plan_without_part(text),
+        None => kube_without_part(text),
     }
 }
 
 /// The registered part's answer, or `None` when none is registered.
-fn call_part(reader: Reader, name: &str, text: &str) -> Option<Result<String, LoadError>> {
+pub(crate) fn call_part(
+    reader: Reader,
+    name: &str,
+    text: &str,
+) -> Option<Result<String, LoadError>> {
     PART.with(|p| {
         p.borrow().as_ref().map(|part| {
             part(reader.name(), name, text).map_err(|e| LoadError::Reader {
@@ -256,8 +327,8 @@ fn read_without_part(reader: Reader, text: String, name: &str) -> Result<Documen
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn text_plan_without_part(text: &str) -> Result<TextPlan, LoadError> {
-    super::text_plan::read(text)
+fn kube_without_part(text: &str) -> Result<Unpacked, LoadError> {
+    kube_directly(text)
 }
 
 /// In the browser the readers are not part of the first-visit module (see the module
@@ -268,12 +339,13 @@ fn read_without_part(reader: Reader, _text: String, _name: &str) -> Result<Docum
 }
 
 #[cfg(target_arch = "wasm32")]
-fn text_plan_without_part(_text: &str) -> Result<TextPlan, LoadError> {
-    missed(Reader::TextPlanChanges)
+fn kube_without_part(_text: &str) -> Result<Unpacked, LoadError> {
+    missed(Reader::Kube)
 }
 
+/// Notes that a file needed the part while none was registered ([`take_missed`]) and says so.
 #[cfg(target_arch = "wasm32")]
-fn missed<T>(reader: Reader) -> Result<T, LoadError> {
+pub(crate) fn missed<T>(reader: Reader) -> Result<T, LoadError> {
     MISSED.with(|m| m.set(true));
     Err(LoadError::NeedsReaders {
         what: reader.what(),
@@ -283,11 +355,25 @@ fn missed<T>(reader: Reader) -> Result<T, LoadError> {
 /// The readers themselves: what the part runs, and what native builds call.
 fn read_directly(reader: Reader, text: String, name: &str) -> Result<Document, LoadError> {
     match reader {
-        Reader::TextPlan | Reader::TextPlanChanges => super::text_plan::document(&text, name),
         Reader::State => super::state::read_state(text, name),
         Reader::PlanLog => load_plan_log(text, name),
         Reader::Driftctl => load_driftctl(text, name),
+        Reader::TextPlan => super::text_plan::document(&text, name),
+        // Not documents: [`answer`] and `crate::fleet` call them apart.
+        Reader::Kube | Reader::Fleet | Reader::FleetLink => Err(LoadError::Reader {
+            message: format!(
+                "Planlens read {} as a document; please report this",
+                reader.what()
+            ),
+        }),
     }
+}
+
+/// What one file of Kubernetes objects holds, unpacked (what the part runs, and native builds).
+fn kube_directly(text: &str) -> Result<Unpacked, LoadError> {
+    super::kube::Objects::collect(super::kube::read(text)?)
+        .single()?
+        .unpack()
 }
 
 /// Parses the plan text a converter made; a failure is a bug in the converter, reported plainly.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::Analysis;
 use crate::checks::check_rows;
 use crate::diff::{DiffError, DiffNode, diff_change};
-use crate::fleet::{Fleet, FleetIndex, Link};
+use crate::fleet::{FleetIndex, Link, OpenFleet};
 use crate::load::fragment::View;
 use crate::load::{LoadError, load_plan_text_with, load_plan_with};
 use crate::model::Document;
@@ -240,18 +240,19 @@ pub enum Opened {
     /// One document.
     Plan(Box<Session>),
     /// Workspaces, with the plans and states stored beside them.
-    Fleet(Box<Fleet>),
+    Fleet(Box<OpenFleet>),
 }
 
 /// Answers a request to the worker holding a fleet: a row's plan or state as a file, which the
 /// page then opens like any file, in a worker of its own.
-pub fn answer_fleet(fleet: &Fleet, request: Request) -> Response {
+pub fn answer_fleet(fleet: &OpenFleet, request: Request) -> Response {
     match request {
         Request::FleetLink { link } => match fleet.link_file(link) {
-            Some((name, text)) => Response::FleetFile { name, text },
-            None => {
+            Ok(Some((name, text))) => Response::FleetFile { name, text },
+            Ok(None) => {
                 Response::Failed("That plan or state is not among the opened files.".to_string())
             }
+            Err(e) => Response::Failed(e.to_string()),
         },
         _ => Response::Failed(
             "this worker holds a fleet, not a plan: open a row's plan first".to_string(),
@@ -332,23 +333,23 @@ impl Session {
                 ),
             });
         }
-        let fleet = Fleet::read(files);
-        if !fleet.rows.is_empty() {
-            return Ok(Opened::Fleet(Box::new(fleet)));
+        // In the browser the fleet is read by the readers' part (`fleet::read_files`).
+        let read = crate::fleet::read_files(files)?;
+        if !read.fleet.index.rows.is_empty() {
+            return Ok(Opened::Fleet(Box::new(read.fleet)));
         }
         if let Some(bytes) = single {
             return Session::open_bytes(bytes, options).map(|s| Opened::Plan(Box::new(s)));
         }
         // Several files without a workspace (a plan Secret and its state Secret, a plan's chunks
         // in separate files): what one file holding them all would open as, when they read.
-        if fleet.problems.is_empty()
-            && let Ok(stored) = fleet.objects.single()
-        {
-            let name = stored.label();
-            return crate::load::load_stored_with(stored, &name, &options.mask())
+        if let Some(unpacked) = read.single {
+            let unpacked = unpacked?;
+            let name = unpacked.label.clone();
+            return crate::load::load_unpacked_with(unpacked, &name, &options.mask())
                 .map(|doc| Opened::Plan(Box::new(Session::of(doc))));
         }
-        let problems: Vec<String> = (fleet.problems.iter())
+        let problems: Vec<String> = (read.fleet.index.problems.iter())
             .map(|(name, why)| format!("{name}: {why}"))
             .collect();
         Err(LoadError::Controller {

@@ -758,7 +758,9 @@ pub fn part_name(part: &str) -> &'static str {
     match part {
         "yaml" => "the YAML reader",
         "rego" => "the Rego engine",
-        "readers" => "the reader of text plans, states, plan logs and driftctl reports",
+        "readers" => {
+            "the reader of text plans, states, plan logs, driftctl reports and Kubernetes objects"
+        }
         _ => "a part of Planlens",
     }
 }

@@ -237,12 +237,13 @@ for (const vp of VIEWPORTS) {
       await expect
         .poll(async () => (await cachesOf(page))[Object.keys(await cachesOf(page))[0]].filter((u) => /\/part-yaml/.test(u)).length)
         .toBe(2);
-      // The same for the readers' part, the first time a text plan is opened.
-      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(join(FIXTURES, "text_plans", "opentofu_drift.txt"));
-      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 3 to add, 2 to change, 4 to destroy, 1 to forget.");
+      // The readers' part too: the YAML's Kubernetes objects are read by it, and a text plan
+      // opened next uses the same part.
       await expect
         .poll(async () => (await cachesOf(page))[Object.keys(await cachesOf(page))[0]].filter((u) => /\/part-readers/.test(u)).length)
         .toBe(2);
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(join(FIXTURES, "text_plans", "opentofu_drift.txt"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to import, 3 to add, 2 to change, 4 to destroy, 1 to forget.");
       // Offline, a YAML file still opens, and so do a text plan and a state (which was never
       // opened online: the readers' part is the same for both): the parts come from the cache.
       await offline(page, server);

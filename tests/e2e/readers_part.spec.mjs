@@ -1,5 +1,6 @@
 // The readers' part (part-readers: human-readable plans, Terraform states, `terraform plan -json`
-// logs and driftctl reports, src/load/readers.rs), at desktop and phone sizes. Viewing plan JSON
+// logs, driftctl reports, src/load/readers.rs; Kubernetes objects and the fleet, src/load/kube.rs,
+// src/fleet.rs), at desktop and phone sizes. Viewing plan JSON
 // never fetches it; the first of those files fetches it (the page says it is loading "the reader
 // of …"), and each opens as it did when its reader was in the first-visit module: the summary,
 // its rows, and a refusal with the reader's own message. The service worker is blocked here, so
@@ -54,6 +55,43 @@ for (const [device, viewport] of [
       await chooseFile(page, join(FIXTURES, "text_plans", "no_plan.txt"));
       await expect(page.getByTestId("load-error")).toContainText("it has no plan in it");
       await expect(page.getByTestId("load-error")).toContainText("Copy the whole output of `terraform plan`");
+    });
+
+    test("Kubernetes objects fetch it: a plan Secret opens as its plan, several files as the fleet, whose row's plan opens", async ({ page }) => {
+      const parts = [];
+      page.context().on("request", (r) => {
+        const path = new URL(r.url()).pathname;
+        if (/\/part-/.test(path)) parts.push(path);
+      });
+      await gotoApp(page);
+      await openPlan(page, join(FIXTURES, "drift_effects.json"));
+      await page.waitForLoadState("networkidle");
+      expect(parts, "parts fetched for plan JSON").toEqual([]);
+      // A plan Secret as JSON: the part unpacks it, and it opens as the plan it holds.
+      await openPlan(page, join(FIXTURES, "kube", "plan-secret.json"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 2 to add, 2 to change, 2 to destroy.");
+      await expect(page.getByTestId("load-note").first()).toContainText("Read the plan from Secret team-a/tfplan-default-web.json");
+      expect(parts).toEqual(expect.arrayContaining(["/part-readers.js", "/part-readers_bg.wasm"]));
+      expect(parts.filter((p) => !/^\/part-readers(\.js|_bg\.wasm)$/.test(p)), "other parts").toEqual([]);
+      // A Secret the reader refuses: its own message.
+      await chooseFile(page, join(FIXTURES, "kube", "plan-secret-bad-base64.json"));
+      await expect(page.getByTestId("load-error")).toContainText("not valid base64");
+      // Workspaces with their plan chunks and state, opened together: the fleet, read in the part.
+      await page
+        .locator("input[type=file][data-testid=plan-file]")
+        .setInputFiles([join(FIXTURES, "kube", "terraforms.json"), join(FIXTURES, "kube", "team-a.json")]);
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      await expect(page.getByTestId("fleet-row")).toHaveCount(16);
+      const web = page.locator('[data-id="team-a/web"]');
+      await web.getByTestId("fleet-row-head").click();
+      await expect(web.getByTestId("fleet-open")).toHaveText(["Open the plan", "Open the state"]);
+      await page.screenshot({ path: `test-results/readers-part-${device}-fleet.png` });
+      // Its plan, joined from 4 chunks by the part that keeps the fleet.
+      await web.getByTestId("fleet-open").first().click();
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 2 to add, 2 to change, 2 to destroy.");
+      await expect(page.getByTestId("load-note").first()).toContainText(
+        "Read the plan from Secret team-a/tfplan-default-web.json (4 chunks)",
+      );
     });
   });
 }
