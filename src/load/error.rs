@@ -125,9 +125,10 @@ pub enum LoadError {
     /// never return it.
     NeedsYamlReader,
     /// In the browser, a file one of the readers of `load::readers` reads (a text plan, a state,
-    /// a plan log, a driftctl report) while the lazily loaded `part-readers` is not loaded: the
-    /// plan's worker loads it and opens the file again (`load::readers::take_missed`), so a user
-    /// sees this only where the part cannot be loaded. Native builds never return it.
+    /// a plan log, a driftctl report, Kubernetes objects, files opened as a fleet) while the
+    /// lazily loaded `part-readers` is not loaded: the plan's worker loads it and opens the file
+    /// again (`load::readers::take_missed`), so a user sees this only where the part cannot be
+    /// loaded. Native builds never return it.
     NeedsReaders {
         /// What the file is, e.g. "a Terraform state".
         what: &'static str,

@@ -6,7 +6,8 @@
 //!
 //! Most visits open plan JSON and never need them, so in the browser they are not part of the
 //! first-visit module: the lazily loaded `part-readers` module (src/bin/part_readers.rs) exports
-//! [`answer`], and the plan's worker (src/worker.rs) registers it here ([`set_part`]) once loaded.
+//! [`answer`] (through `crate::fleet::answer_part`, which answers the fleet's own calls), and the
+//! plan's worker (src/worker.rs) registers it here ([`set_part`]) once loaded.
 //! Detection stays in the loader (`load::read_decoded`: the cheap `looks_like_*` checks and the
 //! keys of the one parse); only the conversion goes through [`read`]:
 //! - natively (the CLI, `cargo test`) [`read`] calls the readers directly, as it always did;
@@ -23,9 +24,8 @@
 
 use std::cell::{Cell, RefCell};
 
-use serde::{Deserialize, Serialize};
-
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use super::LoadError;
 use super::decode::Decoded;
@@ -87,8 +87,8 @@ impl Reader {
             Reader::State => "a Terraform state",
             Reader::PlanLog => "a `terraform plan -json` log",
             Reader::Driftctl => "a driftctl report",
-            Reader::Kube => "Kubernetes objects",
-            Reader::Fleet | Reader::FleetLink => "tf-controller objects (a fleet)",
+            Reader::Kube => "a file of Kubernetes objects",
+            Reader::Fleet | Reader::FleetLink => "a fleet of tf-controller workspaces",
         }
     }
 }
