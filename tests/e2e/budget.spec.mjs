@@ -2,7 +2,7 @@
 // wasm + JS, gzip-compressed, must stay within 400 KiB. A size test, not a timed one: the figures
 // depend only on the build, so it is deterministic.
 //
-// The budget is NOT met yet (960 KiB on 2026-11-25; README, "Size"). So two checks per size: the
+// The budget is NOT met yet (896 KiB on 2026-11-25; README, "Size"). So two checks per size: the
 // budget itself, marked as failing (`test.fail`: Playwright reports it as an error the day it
 // passes, so the mark is removed then), and a ceiling at today's size, which fails the build when
 // the download grows.
@@ -21,8 +21,9 @@ import { gotoApp } from "./helpers.mjs";
 const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // Today's total plus 2 %: growing past it fails. 1,057,232 B gzip -6 on 2026-11-25 before the
 // readers of text plans, states, plan logs and driftctl reports became a lazily loaded part and the
-// app's sorts shared one compiled sort; 982,961 B after (README, "Size").
-const CEILING = 1_003_000;
+// app's sorts shared one compiled sort; 982,961 B after; 917,397 B once Kubernetes objects and
+// the fleet's reading joined that part (README, "Size").
+const CEILING = 936_000;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },
@@ -112,7 +113,7 @@ async function firstVisit(page, origin, vp) {
 
 for (const vp of VIEWPORTS) {
   test(`first visit (${vp.name} ${vp.width}x${vp.height}): wasm + JS of the landing page and of viewing a plan ≤ 400 KiB gzip`, async ({ page, origin }) => {
-    test.fail(true, "over the 400 KiB budget (960 KiB on 2026-11-25): remove this mark when it passes");
+    test.fail(true, "over the 400 KiB budget (896 KiB on 2026-11-25): remove this mark when it passes");
     expect(await firstVisit(page, origin, vp), `gzip -6 bytes of wasm + JS for the first visit (budget ${BUDGET})`).toBeLessThanOrEqual(BUDGET);
   });
 
