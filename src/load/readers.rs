@@ -391,20 +391,10 @@ fn load_plan_log(text: String, name: &str) -> Result<Document, LoadError> {
     let mut doc = parse_converted(plan_text, name, "terraform plan -json log")?;
     let mut warnings = Vec::new();
     if facts.skipped_lines > 0 {
-        warnings.push(format!(
-            "{} line{} of the log {} not a resource change Planlens reads and {} skipped.",
+        warnings.push(crate::model::text::skipped_lines(
             facts.skipped_lines,
-            if facts.skipped_lines == 1 { "" } else { "s" },
-            if facts.skipped_lines == 1 {
-                "is"
-            } else {
-                "are"
-            },
-            if facts.skipped_lines == 1 {
-                "was"
-            } else {
-                "were"
-            },
+            "log",
+            "not a resource change Planlens reads",
         ));
     }
     let plan = doc.plan();

@@ -214,19 +214,10 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
     let mut out = Vec::new();
     // A cut text is said by its planning status (`Planning::Cut`), in every view.
     if facts.skipped_lines > 0 {
-        out.push(format!(
-            "{} of the text {} not part of the plan Planlens reads and {} skipped.",
-            crate::model::summary::count(facts.skipped_lines, "line", "lines"),
-            if facts.skipped_lines == 1 {
-                "is"
-            } else {
-                "are"
-            },
-            if facts.skipped_lines == 1 {
-                "was"
-            } else {
-                "were"
-            },
+        out.push(crate::model::text::skipped_lines(
+            facts.skipped_lines,
+            "text",
+            "not part of the plan Planlens reads",
         ));
     }
     if !facts.unread.is_empty() {

@@ -63,6 +63,17 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", noun(n, one, many))
 }
 
+/// A reader's warning that it skipped lines: `3 lines of the log are not a resource change
+/// Planlens reads and were skipped.` (`of` names the input, `not_what` what the lines are not).
+pub fn skipped_lines(n: usize, of: &str, not_what: &str) -> String {
+    format!(
+        "{} of the {of} {} {not_what} and {} skipped.",
+        count(n, "line", "lines"),
+        noun(n, "is", "are"),
+        noun(n, "was", "were"),
+    )
+}
+
 /// The noun alone for a count of `n`: `one` for exactly one, else `many`.
 pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
@@ -85,6 +96,18 @@ pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skipped_lines_read_as_a_sentence_for_one_and_for_many() {
+        assert_eq!(
+            skipped_lines(1, "log", "not a resource change Planlens reads"),
+            "1 line of the log is not a resource change Planlens reads and was skipped."
+        );
+        assert_eq!(
+            skipped_lines(3, "text", "not part of the plan Planlens reads"),
+            "3 lines of the text are not part of the plan Planlens reads and were skipped."
+        );
+    }
 
     #[test]
     fn lines_stay_lines() {
