@@ -30,8 +30,11 @@ async function openGraph(page) {
 /** "N resource instances[ · S only in the prior state] · E dependencies · showing B nodes[ · C collapsed
  * modules][ · H unchanged hidden]" (singular nouns for 1); `resources` is every node, N + S. */
 async function graphCounts(page) {
+  const counts = /^(\d+) resource instances?(?: · (\d+) only in the prior state)? · (\d+) dependenc(?:y|ies) · showing (\d+) nodes?(?: · (\d+) collapsed modules?)?(?: · (\d+) unchanged hidden)?$/;
+  // The graph is built by the plan's session when the tab asks: the line is empty until it comes.
+  await expect(page.getByTestId("graph-counts")).toHaveText(counts);
   const text = await page.getByTestId("graph-counts").innerText();
-  const m = text.match(/^(\d+) resource instances?(?: · (\d+) only in the prior state)? · (\d+) dependenc(?:y|ies) · showing (\d+) nodes?(?: · (\d+) collapsed modules?)?(?: · (\d+) unchanged hidden)?$/);
+  const m = text.match(counts);
   expect(m, `graph counts: ${text}`).not.toBeNull();
   return { resources: +m[1] + +(m[2] || 0), edges: +m[3], shown: +m[4], collapsed: +(m[5] || 0), hidden: +(m[6] || 0) };
 }
