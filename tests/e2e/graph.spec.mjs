@@ -16,7 +16,9 @@ async function inkedPixels(page) {
     const c = document.querySelector("[data-testid=graph-canvas]");
     const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i] < 250 || data[i + 1] < 250 || data[i + 2] < 250) n++;
+    // Painted (not transparent: a canvas nothing was drawn on yet reads as transparent black) and
+    // not the light background.
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 250 || data[i + 1] < 250 || data[i + 2] < 250)) n++;
     return n;
   });
 }
@@ -24,6 +26,8 @@ async function inkedPixels(page) {
 async function openGraph(page) {
   await page.getByTestId("tab-graph").click();
   await expect(page.getByTestId("graph-canvas")).toBeVisible();
+  // The plan's session builds the graph when the tab first asks: its counts line says it came.
+  await expect(page.getByTestId("graph-counts")).toHaveText(/resource instance/);
   await expect.poll(() => inkedPixels(page)).toBeGreaterThan(0);
 }
 
