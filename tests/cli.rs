@@ -594,8 +594,8 @@ fn summary_markdown_is_a_whole_pr_comment_with_a_link() {
     // Sentence, verdict and findings, destructive changes, then the rest folded, then the link.
     assert!(at("### Planlens: Plan: ") < at("**Verdict: needs approval**"));
     assert!(at("**Verdict") < at("| deny | `destroy-needs-approval`"));
-    assert!(at("| deny |") < at("#### Destructive changes (3)"));
-    assert!(at("#### Destructive changes") < at("<details>\n<summary>Other changes"));
+    assert!(at("| deny |") < at("#### Destroyed, replaced or forgotten (3)"));
+    assert!(at("#### Destroyed, replaced or forgotten") < at("<details>\n<summary>Other changes"));
     assert!(out.contains(
         "| -/+ replace (destroy, then create) | `aws_instance.bastion` | Replaced because"
     ));
@@ -648,9 +648,9 @@ fn summary_markdown_of_a_huge_plan_fits_in_one_comment() {
         out.len()
     );
     assert!(out.len() > 50_000, "it uses the room it has");
-    assert!(out.contains("#### Destructive changes (4000)"));
+    assert!(out.contains("#### Destroyed, replaced or forgotten (4000)"));
     assert!(out.contains(
-        "more destructive changes, left out: a GitHub comment holds at most 65536 characters"
+        "more destroyed, replaced or forgotten resources, left out: a GitHub comment holds at most 65536 characters"
     ));
     assert!(out.contains("more changes, left out"));
     // The folded section is closed. Even the redacted link is too long here: the comment says

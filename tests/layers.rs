@@ -85,6 +85,28 @@ fn code(text: &str) -> String {
     code
 }
 
+/// The text with each `use` statement on one line: rustfmt breaks a long `use a::{…}` group over
+/// several lines, and the statements are read line by line.
+fn joined_uses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_use = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let starts = ["use ", "pub use ", "pub(crate) use "]
+            .iter()
+            .any(|p| t.starts_with(p));
+        if in_use {
+            out.push(' ');
+            out.push_str(line.trim());
+        } else {
+            out.push('\n');
+            out.push_str(line);
+        }
+        in_use = (in_use || starts) && !line.trim_end().ends_with(';');
+    }
+    out
+}
+
 fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
@@ -277,7 +299,7 @@ impl Tree {
                 .into_iter()
                 .collect();
             roots.extend(children.iter().cloned());
-            for statement in source.text.split(['\n', ';']) {
+            for statement in joined_uses(&source.text).split(['\n', ';']) {
                 // A parent's re-export of a child's item is not a use of it.
                 let reexport = statement.trim().starts_with("pub use ");
                 for p in paths(statement, &roots) {
@@ -455,6 +477,13 @@ fn the_checker_sees_use_groups_re_exports_and_super() {
             vec!["crate", "model", "plan", "Plan"],
         ]
     );
+    // rustfmt's multi-line groups are one statement.
+    let joined = joined_uses("use crate::model::{\n    Action,\n    plan::Plan,\n};\nfn f() {}");
+    let statement = joined
+        .split(['\n', ';'])
+        .find(|s| s.contains("use "))
+        .unwrap();
+    assert_eq!(paths(statement, &roots).len(), 2, "{joined}");
     let tree = src_tree();
     let edges = tree.edges();
     let uses = |from: &[&str], to: &[&str]| {

@@ -45,6 +45,10 @@ fn summary_sentences_of_our_plans() {
             "import_move_read.json",
             "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
         ),
+        (
+            "action_invocations.json",
+            "Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.",
+        ),
     ] {
         assert_eq!(Summary::of(&load_own(name)).sentence(), sentence, "{name}");
     }
@@ -348,6 +352,58 @@ fn a_plan_with_an_unknown_format_version_loads_with_a_warning() {
 fn imports_moves_and_reads_print_the_plan_line_with_zeros() {
     let s = Summary::of(&load_own("import_move_read.json"));
     assert_eq!((s.import, s.moves, s.reads, s.shown), (1, 1, 1, 3));
+}
+
+#[test]
+fn a_plan_that_only_invokes_an_action_is_not_no_changes() {
+    let doc = load_own("action_invocations.json");
+    let s = Summary::of(&doc);
+    assert_eq!((s.shown, s.actions), (0, 1));
+    assert_ne!(s.sentence(), "No changes.");
+    // No change carries values, so no mark could be missing: no "before 0.15" note.
+    assert_eq!(doc.masking.unmarked_note(), None);
+    // A plan of Terraform 0.14 with values and no marks keeps its note.
+    let old = load_own("tf0_14_unmarked_secrets.json");
+    assert!(
+        old.masking
+            .unmarked_note()
+            .is_some_and(|n| n.contains("before 0.15")),
+        "{:?}",
+        old.masking.unmarked_note()
+    );
+}
+
+#[test]
+fn a_move_listed_with_the_drift_is_not_drift() {
+    // Terraform lists a resource a moved block renamed in `resource_drift` as a no-op with its
+    // previous address and equal values: nothing changed outside Terraform.
+    let doc = load_own("moved_refresh_only.json");
+    let drift = planlens::drift::Drift::of(&doc);
+    assert!(drift.resources.is_empty(), "{:?}", drift.resources);
+    assert!(doc.rows.iter().all(|r| !r.is_drifted));
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let evaluation = analysis.evaluate(
+        &doc,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+    );
+    assert!(evaluation.findings.is_empty(), "{:?}", evaluation.findings);
+    assert!(doc.rows.iter().any(|r| r.is_move));
+}
+
+#[test]
+fn apply_logs_are_refused_as_not_a_plan() {
+    for name in ["apply_log.jsonl", "destroy_log_summary_only.jsonl"] {
+        let err = load_error(name);
+        assert_eq!(err, LoadError::NotAPlan(NotAPlan::ApplyLog), "{name}");
+        let message = err.to_string();
+        assert!(
+            message.starts_with("This is the log of `terraform apply -json`")
+                && message.contains("no summary and no verdict")
+                && message.contains("terraform plan -json"),
+            "{name}: {message}"
+        );
+    }
 }
 
 fn load_error(name: &str) -> LoadError {

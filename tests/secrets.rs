@@ -108,7 +108,12 @@ fn marked(v: &Value, out: &mut Vec<String>) {
     }
     match v {
         Value::Object(map) => {
-            for (value, marks) in [("before", "before_sensitive"), ("after", "after_sensitive")] {
+            for (value, marks) in [
+                ("before", "before_sensitive"),
+                ("after", "after_sensitive"),
+                // An action invocation's configuration (Terraform 1.14+).
+                ("config_values", "config_sensitive"),
+            ] {
                 if let (Some(value), Some(marks)) = (map.get(value), map.get(marks)) {
                     under_marks(value, marks, out);
                 }

@@ -39,8 +39,9 @@ const USAGE: &str = "usage:
   planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]…
                  [--base URL [--plan-url URL]]   summary sentence, then one line per change
                                                  (markdown: a PR comment with the rules' verdict,
-                                                 destructive changes, drift; with --base, a link
-                                                 to the plan in Planlens at URL)
+                                                 what is destroyed, replaced or forgotten, drift;
+                                                 with --base, a link to the plan in Planlens at
+                                                 URL)
   planlens link PLAN.json --base URL [--redacted | --plan-url URL] [--rules FILE] [--label K=V]…
                                                  a share link: the plan (without sensitive values)
                                                  in the link's #fragment; --redacted: addresses,
@@ -711,7 +712,7 @@ fn summary(path: &str) -> ExitCode {
                 line.push_str(" (deferred)");
             }
             if let Some(r) = &change.action_reason {
-                line.push_str(&format!(" — {}", reason::describe(r)));
+                line.push_str(&format!(" — {}", reason::describe(r, row.action)));
             }
             writeln!(out, "{line}")?;
         }

@@ -52,6 +52,11 @@ impl Severity {
         if action == Action::Delete || !values_known || more_attributes > 0 {
             return Severity::Structural;
         }
+        // Tag-only needs a changed tag: an entry whose values differ where no attribute path
+        // shows it is not called minor.
+        if attributes.is_empty() && !relevance_known {
+            return Severity::Structural;
+        }
         let mut counted = attributes.iter().filter(|a| a.relevant || !relevance_known);
         match counted.next() {
             None if relevance_known => Severity::NotRelevant,
@@ -206,7 +211,10 @@ impl Drift {
                 // The decision `is_unchanged_drift` makes for the document's rows, on the values
                 // parsed here anyway.
                 let both = d.change.before.is_some() && d.change.after.is_some();
-                if action == Action::Update && both && same_ignoring_empty(&before, &after) {
+                if matches!(action, Action::Update | Action::NoOp)
+                    && both
+                    && same_ignoring_empty(&before, &after)
+                {
                     continue;
                 }
                 let sensitive = [

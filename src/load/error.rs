@@ -14,6 +14,10 @@ pub enum NotAPlan {
     PlanLog,
     /// A driftctl `scan --output json://` report: converted like [`NotAPlan::PlanLog`].
     Driftctl,
+    /// A `terraform apply -json` (or `destroy -json`) log: what an apply did, not a plan to
+    /// review. Refused, never read as a plan: its `apply_*` messages are not planned changes, so
+    /// it would read as "No changes." and pass.
+    ApplyLog,
     /// A raw state file (`terraform.tfstate`).
     State,
     /// `terraform show -json` without a plan file: the current state.
@@ -221,6 +225,13 @@ impl fmt::Display for LoadError {
                 NotAPlan::Driftctl => write!(
                     f,
                     "This looks like a driftctl scan report, but it could not be read as one."
+                ),
+                NotAPlan::ApplyLog => write!(
+                    f,
+                    "This is the log of `terraform apply -json` (or `destroy -json`): it records \
+                     what an apply did, not a plan to review, so Planlens gives it no summary and \
+                     no verdict. Open the log of `terraform plan -json`, or {}",
+                    OPEN_A_PLAN.replacen("Save", "save", 1)
                 ),
                 NotAPlan::State => write!(
                     f,

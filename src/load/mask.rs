@@ -308,10 +308,12 @@ pub fn apply(mut doc: Document, mask: &Mask) -> Result<Document, LoadError> {
     let mut edits = Vec::new();
     let mut masked = 0;
     let mut has_marks = false;
+    let mut has_values = !plan.variables.is_empty();
     let mut spliced = true;
     {
         let mut visit = |change: &crate::model::plan::Change, under: bool| {
             has_marks |= change.before_sensitive.is_some() || change.after_sensitive.is_some();
+            has_values |= change.before.is_some() || change.after.is_some();
             if spliced
                 && edits_for(text, change, under, &mut cached, &mut masked, &mut edits).is_err()
             {
@@ -330,7 +332,9 @@ pub fn apply(mut doc: Document, mask: &Mask) -> Result<Document, LoadError> {
             visit(o, mask.matches(name));
         }
     }
-    let plan_has_marks = has_marks;
+    // A plan with no values at all (no changes, no variables: a failed plan, one that only
+    // invokes actions) has nothing a mark could cover: it is not a plan without marks.
+    let plan_has_marks = has_marks || !has_values;
     // A plan log has no values but its diagnostics can quote some: snippet values
     // (`var.db_password is "…"`) and configuration lines (`password = "…"`).
     let mut in_diagnostics = 0;

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use super::error::{LoadError, NotAPlan};
 use crate::model::source::{ChangeSummary, Diagnostic, PlanLogFacts, Snippet, SourceRange};
 
 /// True when the text starts like a plan log: its first line is a UI message. Looks only at the
@@ -35,8 +36,8 @@ struct Message<'a> {
     terraform: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     change: Option<LogChange<'a>>,
-    #[serde(default)]
-    changes: Option<LogSummary>,
+    #[serde(borrow, default)]
+    changes: Option<LogSummary<'a>>,
     #[serde(borrow, default)]
     diagnostic: Option<LogDiagnostic<'a>>,
 }
@@ -78,7 +79,7 @@ struct LogImporting<'a> {
 }
 
 #[derive(Deserialize)]
-struct LogSummary {
+struct LogSummary<'a> {
     #[serde(default)]
     add: u64,
     #[serde(default)]
@@ -87,6 +88,9 @@ struct LogSummary {
     remove: u64,
     #[serde(default)]
     import: u64,
+    /// `plan`, or `apply` / `destroy` in the summary an apply prints at its end.
+    #[serde(borrow, default)]
+    operation: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
@@ -190,8 +194,10 @@ fn change_json(c: &LogChange) -> Option<Value> {
     Some(entry)
 }
 
-/// Converts a plan log to the text of an equivalent plan, and the facts the plan cannot hold.
-pub fn convert(text: &str) -> (String, PlanLogFacts) {
+/// Converts a plan log to the text of an equivalent plan, and the facts the plan cannot hold. The
+/// log of an apply (`apply_*` messages, or a change summary of operation `apply` / `destroy`) is
+/// refused: it says what was done, not what a plan would do.
+pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
     let mut facts = PlanLogFacts::default();
     let mut changes: Vec<Value> = Vec::new();
     let mut drift: Vec<Value> = Vec::new();
@@ -229,7 +235,15 @@ pub fn convert(text: &str) -> (String, PlanLogFacts) {
                     }
                 }
             }
+            kind if kind.starts_with("apply_") => {
+                return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
+            }
             "change_summary" => {
+                if let Some(c) = &msg.changes
+                    && matches!(&*c.operation, "apply" | "destroy")
+                {
+                    return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
+                }
                 facts.change_summary = msg.changes.map(|c| ChangeSummary {
                     add: c.add,
                     change: c.change,
@@ -258,7 +272,7 @@ pub fn convert(text: &str) -> (String, PlanLogFacts) {
         "resource_drift": drift,
         "errored": errored,
     });
-    (plan.to_string(), facts)
+    Ok((plan.to_string(), facts))
 }
 
 #[cfg(test)]

@@ -387,7 +387,7 @@ fn parse_converted(text: String, name: &str, what: &str) -> Result<Document, Loa
 }
 
 fn load_plan_log(text: String, name: &str) -> Result<Document, LoadError> {
-    let (plan_text, facts) = super::plan_log::convert(&text);
+    let (plan_text, facts) = super::plan_log::convert(&text)?;
     let mut doc = parse_converted(plan_text, name, "terraform plan -json log")?;
     let mut warnings = Vec::new();
     if facts.skipped_lines > 0 {

@@ -423,10 +423,12 @@ impl Document {
 
 /// True for a drift entry whose values did not change, or changed only between `null` and an
 /// empty value ([`same_ignoring_empty`]): such entries are not drift. Terraform 1.0.0 listed every
-/// refreshed resource in `resource_drift` (1.0.1 stopped), and providers write `[]`, `{}` or `""`
-/// for what the state holds as `null`.
+/// refreshed resource in `resource_drift` (1.0.1 stopped), providers write `[]`, `{}` or `""`
+/// for what the state holds as `null`, and a resource a `moved` block renamed is listed as a
+/// `no-op` with its `previous_address` and the same values on both sides (the move is the plan's,
+/// not a change made outside Terraform).
 pub fn is_unchanged_drift(d: &ResourceChange) -> bool {
-    if d.change.actions != Action::Update {
+    if !matches!(d.change.actions, Action::Update | Action::NoOp) {
         return false;
     }
     match (d.change.before, d.change.after) {

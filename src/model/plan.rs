@@ -34,6 +34,10 @@ pub struct Plan<'a> {
     /// Changes Terraform could not plan yet (Terraform 1.9+ with deferred actions).
     #[serde(borrow, default)]
     pub deferred_changes: Vec<DeferredChange<'a>>,
+    /// Provider actions the apply will invoke (`action` blocks triggered by a change or by
+    /// `-invoke`, Terraform 1.14+). Only their identity is read; their `config_values` are not.
+    #[serde(borrow, default)]
+    pub action_invocations: Vec<ActionInvocation<'a>>,
     /// Root module outputs and how they change.
     #[serde(borrow, default)]
     pub output_changes: BTreeMap<Cow<'a, str>, Change<'a>>,
@@ -228,6 +232,23 @@ pub struct Importing<'a> {
     /// True when the import target is not known yet.
     #[serde(default)]
     pub unknown: bool,
+}
+
+/// A provider action the apply will invoke (Terraform 1.14+ `action_invocations`).
+#[derive(Debug, Deserialize)]
+pub struct ActionInvocation<'a> {
+    /// The action's address, e.g. `action.aws_lambda_invoke.notify`.
+    #[serde(borrow, default)]
+    pub address: Cow<'a, str>,
+    /// The action type, e.g. `aws_lambda_invoke`.
+    #[serde(rename = "type", borrow, default)]
+    pub action_type: Cow<'a, str>,
+    /// The action's name in its block.
+    #[serde(borrow, default)]
+    pub name: Cow<'a, str>,
+    /// The provider that runs it.
+    #[serde(borrow, default)]
+    pub provider_name: Cow<'a, str>,
 }
 
 /// A change Terraform postponed (Terraform 1.9+).

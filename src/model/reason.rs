@@ -1,8 +1,22 @@
 //! `action_reason`: why Terraform chose an action, as a sentence a reviewer can read.
 
-/// The human sentence for an `action_reason` value. Unknown values (from newer Terraform versions)
-/// are shown as they are rather than hidden.
-pub fn describe(reason: &str) -> String {
+use super::Action;
+
+/// The human sentence for an `action_reason` value on a change with this action. Unknown values
+/// (from newer Terraform versions) are shown as they are rather than hidden. A forget (a `removed`
+/// block with `destroy = false`) carries the `delete_because_*` reasons too, but nothing is
+/// destroyed: its sentence says so.
+pub fn describe(reason: &str, action: Action) -> String {
+    let sentence = reason_sentence(reason);
+    match sentence.strip_prefix("Destroyed because ") {
+        Some(why) if action == Action::Forget => {
+            format!("Forgotten, not destroyed (Terraform stops managing it) because {why}")
+        }
+        _ => sentence,
+    }
+}
+
+fn reason_sentence(reason: &str) -> String {
     let sentence = match reason {
         "replace_because_tainted" => {
             "Replaced because it is tainted (a previous apply failed part-way)."
@@ -42,6 +56,8 @@ pub fn describe(reason: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::Action;
+
     #[test]
     fn every_documented_reason_has_a_sentence() {
         for reason in [
@@ -59,15 +75,28 @@ mod tests {
             "read_because_dependency_pending",
             "read_because_check_nested",
         ] {
-            let s = super::describe(reason);
+            let s = super::describe(reason, Action::Update);
             assert!(
                 !s.starts_with("Reason:") && s.ends_with('.'),
                 "{reason}: {s}"
             );
         }
         assert_eq!(
-            super::describe("replace_because_moon_phase"),
+            super::describe("replace_because_moon_phase", Action::Update),
             "Reason: replace_because_moon_phase"
+        );
+    }
+
+    #[test]
+    fn a_forget_is_never_said_to_destroy() {
+        assert_eq!(
+            super::describe("delete_because_no_resource_config", Action::Forget),
+            "Forgotten, not destroyed (Terraform stops managing it) because its resource block \
+             is no longer in the configuration."
+        );
+        assert!(
+            super::describe("delete_because_no_resource_config", Action::Delete)
+                .starts_with("Destroyed because")
         );
     }
 }

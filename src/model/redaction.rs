@@ -148,12 +148,13 @@ pub const CHANGE_KEYS: [&str; 10] = [
 ];
 
 /// Top-level plan keys a redacted plan keeps (values are then removed inside them).
-pub const PLAN_KEYS: [&str; 11] = [
+pub const PLAN_KEYS: [&str; 12] = [
     "format_version",
     "terraform_version",
     "resource_changes",
     "resource_drift",
     "deferred_changes",
+    "action_invocations",
     "output_changes",
     "checks",
     "timestamp",
@@ -161,6 +162,20 @@ pub const PLAN_KEYS: [&str; 11] = [
     "complete",
     "errored",
 ];
+
+/// Fields of an action invocation a redacted plan, a session's index and a full link keep: its
+/// identity, never its `config_values`.
+pub const ACTION_KEYS: [&str; 4] = ["address", "type", "name", "provider_name"];
+
+/// Keeps only what identifies each of a plan's action invocations ([`ACTION_KEYS`]): their
+/// configuration may hold values, sensitive ones too.
+pub fn keep_action_identities(plan: &mut serde_json::Map<String, Value>) {
+    if let Some(Value::Array(actions)) = plan.get_mut("action_invocations") {
+        for a in actions.iter_mut().filter_map(Value::as_object_mut) {
+            a.retain(|k, _| ACTION_KEYS.contains(&k.as_str()));
+        }
+    }
+}
 
 /// Fields of a change that its address says too; left out when they agree with it.
 pub const DERIVED_KEYS: [&str; 4] = ["module_address", "mode", "type", "name"];

@@ -69,6 +69,8 @@ pub struct Summary {
     pub drifted: usize,
     /// Output changes other than no-ops.
     pub output_changes: usize,
+    /// Provider actions the apply will invoke (`action_invocations`).
+    pub actions: usize,
     /// Resource instances in `resource_changes` (no-ops included).
     pub resources: usize,
     /// Resource instances the document lists, one row each: `resource_changes`, deferred
@@ -85,6 +87,7 @@ impl Summary {
             deferred: plan.deferred_changes.len(),
             drifted: plan.resource_drift.len(),
             resources: plan.resource_changes.len(),
+            actions: plan.action_invocations.len(),
             instances: doc.rows.len(),
             output_changes: plan
                 .output_changes
@@ -151,9 +154,11 @@ impl Summary {
 
     /// Terraform's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or
     /// `No changes.`. A plan that changes only outputs gets a sentence of ours, since Terraform
-    /// prints no `Plan:` line for it.
+    /// prints no `Plan:` line for it. Provider actions the apply invokes follow the `Plan:` line
+    /// (`Actions: 1 to invoke.`), which a plan with actions always has, zeros and all: such a plan
+    /// is never "No changes.".
     pub fn sentence(&self) -> String {
-        if self.shown == 0 {
+        if self.shown == 0 && self.actions == 0 {
             return match self.output_changes {
                 0 => "No changes.".to_string(),
                 n => format!(
@@ -174,6 +179,9 @@ impl Summary {
             s.push_str(&format!(", {} to forget", self.forget));
         }
         s.push('.');
+        if self.actions > 0 {
+            s.push_str(&format!(" Actions: {} to invoke.", self.actions));
+        }
         s
     }
 }

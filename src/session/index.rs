@@ -80,6 +80,14 @@ pub fn plan_text(doc: &Document) -> String {
                 resource_change: slim(&d.resource_change, false),
             })
             .collect(),
+        action_invocations: (plan.action_invocations.iter())
+            .map(|a| SlimAction {
+                address: &a.address,
+                action_type: &a.action_type,
+                name: &a.name,
+                provider_name: &a.provider_name,
+            })
+            .collect(),
         output_changes: (plan.output_changes.iter())
             .map(|(name, c)| {
                 (
@@ -110,7 +118,19 @@ struct SlimPlan<'a> {
     resource_changes: Vec<Slim<'a>>,
     resource_drift: Vec<Slim<'a>>,
     deferred_changes: Vec<SlimDeferred<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    action_invocations: Vec<SlimAction<'a>>,
     output_changes: BTreeMap<&'a str, SlimOutput>,
+}
+
+/// An action the apply invokes, without its configuration.
+#[derive(Serialize)]
+struct SlimAction<'a> {
+    address: &'a str,
+    #[serde(rename = "type")]
+    action_type: &'a str,
+    name: &'a str,
+    provider_name: &'a str,
 }
 
 #[derive(Serialize)]

@@ -359,7 +359,7 @@ pub fn summary(
                 .change(r)
                 .action_reason
                 .as_deref()
-                .map(|r| escape(&describe(r)))
+                .map(|reason| escape(&describe(reason, r.action)))
                 .unwrap_or_default();
             format!(
                 "| {} {} | {} | {reason} |",
@@ -373,11 +373,15 @@ pub fn summary(
         budget.push(
             &mut out,
             &format!(
-                "#### Destructive changes ({})\n\n| Action | Resource | Why |\n|---|---|---|\n",
+                "#### Destroyed, replaced or forgotten ({})\n\n| Action | Resource | Why \
+                 |\n|---|---|---|\n",
                 destructive.len()
             ),
         );
-        let what = ["destructive change", "destructive changes"];
+        let what = [
+            "destroyed, replaced or forgotten resource",
+            "destroyed, replaced or forgotten resources",
+        ];
         budget.rows(&mut out, &destructive, 0.6, SECTION_RESERVE * 2, 0, what);
     }
 

@@ -14,7 +14,9 @@ use serde_json::{Map, Value};
 use crate::analysis::Analysis;
 use crate::model::document::is_unchanged_drift;
 use crate::model::findings::Finding;
-use crate::model::redaction::{CHANGE_KEYS, DERIVED_KEYS, FORMAT, PLAN_KEYS, Payload, derived};
+use crate::model::redaction::{
+    CHANGE_KEYS, DERIVED_KEYS, FORMAT, PLAN_KEYS, Payload, derived, keep_action_identities,
+};
 use crate::model::{Document, Source};
 use crate::rules::{Input, RuleSet, evaluate_redacted};
 
@@ -93,6 +95,7 @@ fn redacted_plan(doc: &Document) -> Value {
             d.retain(|k, _| k == "reason" || k == "resource_change");
         }
     }
+    keep_action_identities(&mut plan);
     let mut plan = Value::Object(plan);
     let drift = &doc.plan().resource_drift;
     crate::model::plan::each_change(&mut plan, |list, i, c| {

@@ -95,6 +95,7 @@ pub fn strip_plan(plan: &mut Value, sensitive_variables: &HashSet<String>, mask:
     if let Some(config) = top.get_mut("configuration") {
         strip_configuration(config, mask);
     }
+    crate::model::redaction::keep_action_identities(top);
     if let Some(Value::Object(vars)) = top.get_mut("variables") {
         vars.retain(|name, _| !sensitive_variables.contains(name));
     }

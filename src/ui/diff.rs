@@ -161,7 +161,7 @@ pub fn DiffPanel() -> impl IntoView {
         let action = row.action;
         let mut facts: Vec<(&'static str, String)> = Vec::new();
         if let Some(reason) = &change.action_reason {
-            facts.push(("reason", reason::describe(reason)));
+            facts.push(("reason", reason::describe(reason, action)));
         }
         if let (true, Some(prev)) = (row.is_move, &change.previous_address) {
             facts.push(("moved", format!("Moved from {}", visible(prev))));

@@ -479,7 +479,10 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
             // which), the full address is its title and the detail's heading.
             let shown = visible(crate::list::address_in_group(doc, row));
             let full = visible(&address);
-            let reason = change.action_reason.as_deref().map(reason::describe);
+            let reason = change
+                .action_reason
+                .as_deref()
+                .map(|r| reason::describe(r, row.action));
             let type_name = visible(&doc.resource_types[row.resource_type as usize]);
             let mut marks = Vec::new();
             if row.is_move {

@@ -222,7 +222,7 @@ test.describe("Share links", () => {
       expect(cells.length).toBeGreaterThan(0);
       expect(new Set(cells)).toEqual(new Set([width]));
     }
-    await expect(view.locator("h4")).toHaveText(["Destructive changes (3)"]);
+    await expect(view.locator("h4")).toHaveText(["Destroyed, replaced or forgotten (3)"]);
     await expect(tables.nth(1).locator("tbody tr").first()).toContainText("aws_instance.bastion");
     await expect(view.locator("details summary")).toHaveText(/^Other changes \(\d+\)$/);
     await expect(view.locator("details table")).toHaveCount(1);
