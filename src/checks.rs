@@ -1,6 +1,7 @@
 //! Check results: `checks` (Terraform 1.5+) and the older `condition_results` (1.2 – 1.3) as one list.
 
 use crate::model::Document;
+use crate::model::text::{count, visible};
 
 /// The outcome of a check.
 #[derive(
@@ -93,4 +94,31 @@ pub fn check_rows(doc: &Document) -> Vec<CheckRow> {
     }
     crate::sort::by_key(&mut rows, |r| r.status);
     rows
+}
+
+/// What the CLI and the pull-request comment say of failing checks (failed or errored): `2 checks
+/// failing: check.health, aws_instance.web.` naming at most five, or `None` when none fails. Only
+/// addresses: a condition's message is shown where the checks are listed (the page's Checks
+/// panel, `planlens summary`'s lines), not in a sentence meant for a comment.
+pub fn failing_sentence(rows: &[CheckRow]) -> Option<String> {
+    let failing: Vec<&CheckRow> = rows
+        .iter()
+        .filter(|r| matches!(r.status, CheckStatus::Fail | CheckStatus::Error))
+        .collect();
+    if failing.is_empty() {
+        return None;
+    }
+    let mut named: Vec<String> = failing
+        .iter()
+        .take(5)
+        .map(|r| visible(&r.address))
+        .collect();
+    if failing.len() > 5 {
+        named.push(format!("and {} more", failing.len() - 5));
+    }
+    Some(format!(
+        "{} failing: {}.",
+        count(failing.len(), "check", "checks"),
+        named.join(", ")
+    ))
 }

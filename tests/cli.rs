@@ -1164,3 +1164,27 @@ fn report_of_a_plan_larger_than_a_link_can_carry_is_refused() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&app).unwrap();
 }
+
+#[test]
+fn summary_and_comment_name_failing_checks() {
+    let (code, out, _) = planlens(&["summary", "tests/fixtures/hostile.json"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "1 check failing: check.hostile.");
+    assert_eq!(
+        lines[2],
+        "  ! check.hostile: <script>window.__pwned=7</script>"
+    );
+    // Bidi controls in a message are shown as escapes, never raw.
+    assert!(lines[3].contains("\\u{202e}") && !lines[3].contains('\u{202e}'));
+    let (_, md, _) = planlens(&[
+        "summary",
+        "--format",
+        "markdown",
+        "tests/fixtures/hostile.json",
+    ]);
+    assert!(md.contains("**1 check failing: check.hostile.**"), "{md}");
+    // A plan whose checks pass says nothing of them.
+    let (_, out, _) = planlens(&["summary", "tests/fixtures/forget.json"]);
+    assert!(!out.contains("failing"), "{out}");
+}

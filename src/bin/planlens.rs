@@ -22,6 +22,7 @@ use std::process::ExitCode;
 
 use planlens::Summary;
 use planlens::analysis::Analysis;
+use planlens::checks::CheckStatus;
 use planlens::drift::Drift;
 use planlens::graph::EdgeSource;
 use planlens::graph::export::opening_svg;
@@ -676,6 +677,18 @@ fn summary(path: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let result = (|| -> std::io::Result<()> {
         writeln!(out, "{}", Summary::of(&doc).headline(&doc))?;
+        let checks = planlens::checks::check_rows(&doc);
+        if let Some(failing) = planlens::checks::failing_sentence(&checks) {
+            writeln!(out, "{failing}")?;
+            for c in checks
+                .iter()
+                .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Error))
+            {
+                for message in &c.messages {
+                    writeln!(out, "  ! {}: {}", visible(&c.address), visible(message))?;
+                }
+            }
+        }
         let state = doc.source.is_state();
         for row in &doc.rows {
             let change = doc.change(row);

@@ -293,6 +293,9 @@ pub fn summary(
         budget.push(&mut out, &format!("_{}_\n\n", escape(&facts.sentence())));
     }
     budget.push(&mut out, &format!("{}\n\n", verdict_line(evaluation)));
+    if let Some(failing) = crate::checks::failing_sentence(&crate::checks::check_rows(doc)) {
+        budget.push(&mut out, &format!("**{}**\n\n", escape(&failing)));
+    }
 
     if let Source::PlanLog(facts) = &doc.source
         && !facts.diagnostics.is_empty()

@@ -101,6 +101,27 @@ for (const [device, viewport] of [
       await expectOpened(page, "plan.json.gz", FORGET, ["Decompressed gzip ("]);
     });
 
+    test("what other tools write is told true: actions to invoke, a move that is not drift, an apply log", async ({ page }) => {
+      await gotoApp(page);
+      // A plan that only invokes a provider action (Terraform 1.14) is not "No changes.", and the
+      // action's configuration (a marked and a secret-named value) is nowhere on the page.
+      await choose(page, "actions.json", read("action_invocations.json"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.");
+      await expect(page.getByTestId("verdict")).toBeVisible();
+      expect(await page.locator("body").innerText()).not.toContain("SECRET");
+      // A resource a moved block renamed, listed with the drift as a no-op with equal values:
+      // no drift, no tag-only finding.
+      await choose(page, "moved.json", read("moved_refresh_only.json"));
+      await expect(page.locator(".topbar .doc-name")).toHaveText("moved.json");
+      await page.getByTestId("tab-drift").click();
+      await expect(page.getByTestId("drift-item")).toHaveCount(0);
+      expect(await page.locator("body").innerText()).not.toContain("Tag-only drift");
+      // The log of an apply is refused: no summary, no verdict.
+      await choose(page, "apply.log", read("apply_log.jsonl"));
+      await expect(page.getByTestId("load-error")).toContainText("This is the log of `terraform apply -json`");
+      await expect(page.getByTestId("load-error")).toBeVisible();
+    });
+
     test("a shown state opens as a state in every encoding: its line, no verdict, no \"No changes.\"", async ({ page }) => {
       await gotoApp(page);
       for (const [name, buffer] of [
