@@ -1177,13 +1177,41 @@ fn summary_and_comment_name_failing_checks() {
     );
     // Bidi controls in a message are shown as escapes, never raw.
     assert!(lines[3].contains("\\u{202e}") && !lines[3].contains('\u{202e}'));
+    // The comment says it once: as the built-in pack's warning, or in bold without the pack.
     let (_, md, _) = planlens(&[
         "summary",
         "--format",
         "markdown",
         "tests/fixtures/hostile.json",
     ]);
+    assert_eq!(
+        md.matches("1 check failing: check.hostile.").count(),
+        1,
+        "{md}"
+    );
+    assert!(
+        md.contains("| warn | `failing-checks` | 1 check failing: check.hostile. |"),
+        "{md}"
+    );
+    let rules = std::env::temp_dir().join(format!("planlens-nopack-{}.toml", std::process::id()));
+    std::fs::write(&rules, "include_builtin = false\n").unwrap();
+    let (_, md, _) = planlens(&[
+        "summary",
+        "--format",
+        "markdown",
+        "tests/fixtures/hostile.json",
+        "--rules",
+        rules.to_str().unwrap(),
+    ]);
     assert!(md.contains("**1 check failing: check.hostile.**"), "{md}");
+    assert!(!md.contains("failing-checks"), "{md}");
+    // `check` lists the warning first (plan-level), beside the pack's deny findings.
+    let (code, out, _) = planlens(&["check", "tests/fixtures/hostile.json"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.starts_with("warn  failing-checks: 1 check failing: check.hostile.\n"),
+        "{out}"
+    );
     // A plan whose checks pass says nothing of them.
     let (_, out, _) = planlens(&["summary", "tests/fixtures/forget.json"]);
     assert!(!out.contains("failing"), "{out}");

@@ -58,6 +58,7 @@ impl<'a> Input<'a> {
             variables,
             planning: Planning::of(doc),
             values_partial: !doc.source.values_complete(),
+            failing_checks: crate::checks::failing_sentence(&crate::checks::check_rows(doc)),
         }
     }
 }

@@ -97,6 +97,17 @@ fn run(
     if input.values_partial {
         findings.extend(unchecked(&mut ev, rules));
     }
+    // Terraform applies a plan whose checks fail (a failing `check` block, or a condition in a
+    // refresh-only plan, is a warning to it), but a reviewer must look first: with the built-in
+    // pack, one plan-level warning names them, so such a plan never passes.
+    if let (true, Some(sentence)) = (rules.includes_builtin(), &input.failing_checks) {
+        findings.push(Finding {
+            rule_id: super::rule::FAILING_CHECKS.to_string(),
+            severity: crate::model::findings::RuleSeverity::Warn,
+            message: sentence.clone(),
+            resource: None,
+        });
+    }
     // Plan-level findings first: one aggregate finding ("more than 5 destroys") must not drown
     // among thousands about single resources. Stable: rule order, then resource order, stays
     // within each part.

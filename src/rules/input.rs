@@ -26,6 +26,9 @@ pub struct Input<'a> {
     /// ones) or none (a plan log): a missing value may be one the input did not show, so a rule
     /// that reads it says what it could not check instead of passing.
     pub values_partial: bool,
+    /// The plan's failing checks and conditions, said in one sentence
+    /// ([`crate::checks::failing_sentence`]); `None` when none fails.
+    pub failing_checks: Option<String>,
 }
 
 /// One resource instance: what the plan does to it and whether it drifted.

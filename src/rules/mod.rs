@@ -171,7 +171,7 @@ mod template;
 pub use crate::model::findings::{Evaluation, Finding, FindingGroup, RuleSeverity, Tally, Verdict};
 pub use eval::{REDACTED, evaluate, evaluate_redacted};
 pub use input::{DriftFacts, Input, Resource};
-pub use rule::{Rule, RuleError};
+pub use rule::{FAILING_CHECKS, Rule, RuleError};
 
 use crate::model::mask::Mask;
 use parse::{Errors, parse_file};
@@ -277,6 +277,17 @@ mod tests {
             set.rule("too-many-destroys")
                 .is_some_and(Rule::is_aggregate)
         );
+    }
+
+    #[test]
+    fn the_failing_checks_warning_is_the_packs_own_id() {
+        let text = "[[rule]]\nid = \"failing-checks\"\nseverity = \"info\"\nmessage = \"m\"\n";
+        let errors = RuleSet::parse(text).expect_err("the id is the pack's");
+        assert!(
+            errors[0].message.contains("taken by the built-in pack"),
+            "{errors:?}"
+        );
+        assert!(RuleSet::parse(&format!("include_builtin = false\n{text}")).is_ok());
     }
 
     #[test]

@@ -225,7 +225,7 @@ pub(crate) fn parse_file<'t>(
     check_duplicates(&file, &mut p.errors);
     if let (true, Some(pack)) = (file.include_builtin, builtin_pack) {
         for (rule, span) in file.rules.iter().zip(&file.id_spans) {
-            if pack.iter().any(|b| b.id == rule.id) {
+            if pack.iter().any(|b| b.id == rule.id) || rule.id == super::rule::FAILING_CHECKS {
                 p.errors.push(
                     span.start,
                     Some(&rule.id),

@@ -6,6 +6,10 @@ use super::condition::{AttributeTest, CountTest, Selectors, VariableTest};
 use super::template::Template;
 use crate::model::findings::RuleSeverity;
 
+/// The id of the built-in pack's plan-level warning about failing checks and conditions (not a
+/// rule of its file: checks are not resources).
+pub const FAILING_CHECKS: &str = "failing-checks";
+
 /// A problem in a rule file, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleError {

@@ -293,7 +293,13 @@ pub fn summary(
         budget.push(&mut out, &format!("_{}_\n\n", escape(&facts.sentence())));
     }
     budget.push(&mut out, &format!("{}\n\n", verdict_line(evaluation)));
-    if let Some(failing) = crate::checks::failing_sentence(&crate::checks::check_rows(doc)) {
+    // Said by the built-in pack's finding when it ran; else here, so a comment is never silent
+    // about them.
+    let said = (evaluation.findings.iter()).any(|f| f.rule_id == crate::rules::FAILING_CHECKS);
+    if let (false, Some(failing)) = (
+        said,
+        crate::checks::failing_sentence(&crate::checks::check_rows(doc)),
+    ) {
         budget.push(&mut out, &format!("**{}**\n\n", escape(&failing)));
     }
 
