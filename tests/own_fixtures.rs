@@ -392,6 +392,35 @@ fn a_move_listed_with_the_drift_is_not_drift() {
 }
 
 #[test]
+fn a_plan_log_missing_lines_is_an_incomplete_plan() {
+    let doc = load_own("plan_log_missing_lines.jsonl");
+    let planning = planlens::model::summary::Planning::of(&doc);
+    assert_eq!(planning, planlens::model::summary::Planning::LogShort);
+    assert!(
+        Summary::of(&doc)
+            .headline(&doc)
+            .ends_with("The log is missing lines: there may be more changes."),
+        "{}",
+        Summary::of(&doc).headline(&doc)
+    );
+    let evaluation = planlens::analysis::Analysis::of(&doc).evaluate(
+        &doc,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+    );
+    assert_eq!(
+        evaluation.verdict,
+        planlens::model::findings::Verdict::Incomplete
+    );
+    // A whole log (its changes add up to its summary) stays a complete plan.
+    let whole = load_own("plan_log.jsonl");
+    assert_eq!(
+        planlens::model::summary::Planning::of(&whole),
+        planlens::model::summary::Planning::Complete
+    );
+}
+
+#[test]
 fn apply_logs_are_refused_as_not_a_plan() {
     for name in ["apply_log.jsonl", "destroy_log_summary_only.jsonl"] {
         let err = load_error(name);

@@ -413,18 +413,12 @@ fn load_plan_log(text: String, name: &str) -> Result<Document, LoadError> {
     }
     if let Some(said) = facts.change_summary {
         let ours = crate::model::summary::Summary::of(&doc);
-        if (said.add, said.change, said.remove, said.import)
-            != (
-                ours.add as u64,
-                ours.change as u64,
-                ours.destroy as u64,
-                ours.import as u64,
-            )
-        {
+        if ours.disagrees_with(&facts) {
             warnings.push(format!(
                 "Terraform's change summary in the log says {} to add, {} to change, {} to \
                  destroy, {} to import; the log's planned changes give {} to add, {} to change, \
-                 {} to destroy, {} to import. The log may be cut short.",
+                 {} to destroy, {} to import. Lines of the log are missing, so it is judged as an \
+                 incomplete plan.",
                 said.add,
                 said.change,
                 said.remove,

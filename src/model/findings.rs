@@ -68,7 +68,7 @@ impl Verdict {
             (Planning::State, _) => Verdict::NotAPlan,
             (Planning::Failed { .. }, _) => Verdict::PlanningFailed,
             (_, Some(RuleSeverity::Deny)) => Verdict::NeedsApproval,
-            (Planning::Incomplete { .. } | Planning::Cut, _) => Verdict::Incomplete,
+            (p, _) if p.is_incomplete() => Verdict::Incomplete,
             (_, Some(RuleSeverity::Warn)) => Verdict::Warn,
             _ => Verdict::Pass,
         }

@@ -15,6 +15,12 @@ pub const CUT_SENTENCE: &str = "Plan incomplete: the text stops before the plan'
      line or `No changes.` after its changes): it was cut, so it may show only some of the plan's \
      changes. Open the whole plan (`terraform show -json`) to review it all.";
 
+/// Why a plan log that misses lines is not judged as a whole plan.
+pub const LOG_SHORT_SENTENCE: &str = "Plan incomplete: the log's planned changes do not add up to \
+     the change summary Terraform printed at its end, so lines are missing (a cut or filtered CI \
+     log) and it may show only some of the plan's changes. Open the whole log, or `terraform show \
+     -json` of the saved plan.";
+
 /// Why a state shows no drift, in place of "No drift" (the page's Drift tab, `planlens drift`).
 pub const STATE_NO_DRIFT: &str = "A state cannot show drift: it holds what Terraform recorded, \
      not what exists now. Run terraform plan -refresh-only and open its JSON to see drift.";
@@ -49,6 +55,10 @@ pub enum Planning {
     /// condition message is cut at 20,000 characters), so it may show only some of the changes.
     /// Judged as an incomplete plan, never "pass".
     Cut,
+    /// A `terraform plan -json` log whose planned changes do not add up to the change summary
+    /// Terraform printed at its end: lines are missing (a CI log cut or filtered), so it may show
+    /// only some of the plan's changes. Judged as an incomplete plan, never "pass".
+    LogShort,
     /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
     /// recorded after its last apply. It has no changes to judge, so it gets no verdict at all
     /// ([`super::findings::Verdict::NotAPlan`]), never "pass".
@@ -59,6 +69,15 @@ impl Planning {
     /// True when planning failed.
     pub fn failed(&self) -> bool {
         matches!(self, Planning::Failed { .. })
+    }
+
+    /// True when planning finished but what the input shows is not the whole plan: deferred
+    /// changes or `-target`, a text cut before its end, a log missing lines.
+    pub fn is_incomplete(&self) -> bool {
+        matches!(
+            self,
+            Planning::Incomplete { .. } | Planning::Cut | Planning::LogShort
+        )
     }
 
     /// True when the document is a state, not a plan: nothing in it is judged.
@@ -92,6 +111,7 @@ impl Planning {
                     .to_string(),
             ),
             Planning::Cut => Some(CUT_SENTENCE.to_string()),
+            Planning::LogShort => Some(LOG_SHORT_SENTENCE.to_string()),
             Planning::Incomplete { deferred: 0 } => Some(
                 "Plan incomplete: Terraform left part of the configuration out of this plan \
                  (for example with -target); plan again after applying it."

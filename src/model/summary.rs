@@ -7,11 +7,13 @@
 
 pub use super::planning::Planning;
 pub use super::text::{count, noun};
+use crate::model::source::PlanLogFacts;
 use crate::model::{Action, Document, ReplaceOrder, Source};
 
 impl Planning {
     /// Reads a document: a state is [`Planning::State`] (never judged); `errored: true` or an
-    /// error diagnostic is a failure; a text plan cut before its end is [`Planning::Cut`]; else
+    /// error diagnostic is a failure; a text plan cut before its end is [`Planning::Cut`], a plan log
+    /// whose change summary its changes do not add up to [`Planning::LogShort`]; else
     /// `complete: false` is an incomplete plan.
     pub fn of(doc: &Document) -> Planning {
         if doc.source.is_state() {
@@ -32,6 +34,11 @@ impl Planning {
         }
         if matches!(&doc.source, Source::TextPlan(f) if f.cut) {
             return Planning::Cut;
+        }
+        if let Source::PlanLog(facts) = &doc.source
+            && Summary::of(doc).disagrees_with(facts)
+        {
+            return Planning::LogShort;
         }
         if plan.complete == Some(false) {
             return Planning::Incomplete {
@@ -148,8 +155,26 @@ impl Summary {
                 "{} The text was cut: there may be more changes.",
                 self.sentence()
             ),
+            Planning::LogShort => format!(
+                "{} The log is missing lines: there may be more changes.",
+                self.sentence()
+            ),
             _ => self.sentence(),
         }
+    }
+
+    /// True when a plan log's change summary (Terraform's own counts, printed at its end) is not
+    /// what its planned changes add up to: lines of the log are missing.
+    pub fn disagrees_with(&self, log: &PlanLogFacts) -> bool {
+        log.change_summary.is_some_and(|said| {
+            (said.add, said.change, said.remove, said.import)
+                != (
+                    self.add as u64,
+                    self.change as u64,
+                    self.destroy as u64,
+                    self.import as u64,
+                )
+        })
     }
 
     /// Terraform's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or

@@ -8,7 +8,7 @@ use crate::analysis::Analysis;
 use crate::list::is_plain_no_op;
 use crate::model::reason::describe;
 use crate::model::source::Diagnostic;
-use crate::model::summary::{Planning, count};
+use crate::model::summary::count;
 use crate::model::text::visible;
 use crate::model::{Document, ResourceRow, RowSource, Source};
 use crate::rules::{Evaluation, Verdict};
@@ -55,7 +55,7 @@ pub fn verdict_line(evaluation: &Evaluation) -> String {
     };
     let tally = evaluation.tally();
     let reason = match (&evaluation.planning, evaluation.planning.sentence()) {
-        (Planning::Incomplete { .. } | Planning::Cut, Some(sentence)) => {
+        (p, Some(sentence)) if p.is_incomplete() => {
             format!(" · {}", escape(&sentence))
         }
         _ => String::new(),

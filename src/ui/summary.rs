@@ -105,7 +105,7 @@ pub fn SummaryPanel() -> impl IntoView {
             let state_banner = planning.is_state().then(|| view! {
                 <div class="banner banner-info" data-testid="banner-state">{planning.sentence()}</div>
             });
-            let incomplete = matches!(planning, Planning::Incomplete { .. } | Planning::Cut).then(|| view! {
+            let incomplete = planning.is_incomplete().then(|| view! {
                 <div class="banner banner-warn" data-testid="banner-incomplete">
                     {planning.sentence()}
                 </div>
@@ -155,6 +155,22 @@ pub fn SummaryPanel() -> impl IntoView {
                         {chip(s.deferred, "deferred", "deferred", "deferred")}
                         {chip(s.output_changes, "output change", "output changes", "output")}
                         {chip(failing_checks, "check failing", "checks failing", "check-fail")}
+                        {(!plan.action_invocations.is_empty()).then(|| {
+                            // Which actions: the chip names them, since the list shows resources.
+                            let named = plan
+                                .action_invocations
+                                .iter()
+                                .map(|a| visible(&a.address))
+                                .collect::<Vec<_>>()
+                                .join(", ");
+                            let title = named.clone();
+                            view! {
+                                <span class="chip chip-action" data-testid="count-action" title=title>
+                                    <b>{s.actions}</b> " " {noun(s.actions, "action to invoke", "actions to invoke")}
+                                    ": " {named}
+                                </span>
+                            }
+                        })}
                         {state_facts.as_ref().map(|f| view! {
                             {chip(f.data_sources, "data source", "data sources", "data")}
                             {chip(f.outputs, "output", "outputs", "state-outputs")}

@@ -107,6 +107,7 @@ for (const [device, viewport] of [
       // action's configuration (a marked and a secret-named value) is nowhere on the page.
       await choose(page, "actions.json", read("action_invocations.json"));
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.");
+      await expect(page.getByTestId("count-action")).toHaveText("1 action to invoke: action.aws_lambda_invoke.notify");
       await expect(page.getByTestId("verdict")).toBeVisible();
       expect(await page.locator("body").innerText()).not.toContain("SECRET");
       // A resource a moved block renamed, listed with the drift as a no-op with equal values:
