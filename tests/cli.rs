@@ -1216,3 +1216,13 @@ fn summary_and_comment_name_failing_checks() {
     let (_, out, _) = planlens(&["summary", "tests/fixtures/forget.json"]);
     assert!(!out.contains("failing"), "{out}");
 }
+
+#[test]
+fn help_after_a_subcommand_prints_the_usage() {
+    for sub in ["summary", "check", "link"] {
+        let (code, out, err) = planlens(&[sub, "--help"]);
+        assert_eq!(code, 0, "{sub}: {err}");
+        assert!(out.contains("planlens summary PLAN.json"), "{sub}: {out}");
+        assert!(err.is_empty(), "{sub}: {err}");
+    }
+}

@@ -119,6 +119,11 @@ fn main() -> ExitCode {
         return usage();
     };
     CLI_MASK.get_or_init(|| patterns);
+    // `planlens summary --help` asks for help, not for a file named `--help`.
+    if args.len() > 1 && args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match args
         .iter()
         .map(String::as_str)
