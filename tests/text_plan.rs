@@ -722,3 +722,33 @@ fn no_changes_in_every_version_s_words_is_a_plan_with_no_changes() {
         );
     }
 }
+
+#[test]
+fn a_text_whose_changes_do_not_add_up_to_its_plan_line_never_passes() {
+    // Terraform 0.11 lists a destroy as `- ADDRESS`, which the reader does not read as a change:
+    // the text's own `Plan:` line says 1 to destroy, so the plan is judged incomplete, and its
+    // headline never says only "No changes.".
+    let doc = own("terraform_0_11_destroy.txt");
+    let planning = planlens::model::summary::Planning::of(&doc);
+    assert_eq!(planning, planlens::model::summary::Planning::TextShort);
+    let headline = planlens::Summary::of(&doc).headline(&doc);
+    assert!(
+        headline.starts_with("The text's `Plan:` line says 0 to add, 0 to change, 1 to destroy;"),
+        "{headline}"
+    );
+    let evaluation = planlens::analysis::Analysis::of(&doc).evaluate(
+        &doc,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+    );
+    assert_eq!(
+        evaluation.verdict,
+        planlens::model::findings::Verdict::Incomplete
+    );
+    // A text whose changes add up stays a complete plan.
+    let whole = own("terraform_0_12.txt");
+    assert_eq!(
+        planlens::model::summary::Planning::of(&whole),
+        planlens::model::summary::Planning::Complete
+    );
+}

@@ -254,12 +254,7 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
 impl TextSummary {
     /// True when the counts agree with those of the changes read.
     pub fn agrees_with(&self, ours: &crate::model::summary::Summary) -> bool {
-        // Newer versions print replacements apart; the older line counts them in add and destroy.
-        let replace = self.replace.unwrap_or(0);
-        self.add + replace == ours.add as u64
-            && self.change == ours.change as u64
-            && self.destroy + replace == ours.destroy as u64
-            && self.import == ours.import as u64
+        ours.agrees_with_text(self)
     }
 
     /// The counts as words: `1 to import, 2 to add, 0 to change, 1 to destroy`.

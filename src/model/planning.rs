@@ -21,6 +21,12 @@ pub const LOG_SHORT_SENTENCE: &str = "Plan incomplete: the log's planned changes
      log) and it may show only some of the plan's changes. Open the whole log, or `terraform show \
      -json` of the saved plan.";
 
+/// Why a text plan whose changes do not add up to its `Plan:` line is not judged as a whole plan.
+pub const TEXT_SHORT_SENTENCE: &str = "Plan incomplete: the changes Planlens read from the text do \
+     not add up to the text's own `Plan:` line (an older Terraform's wording, or several plans in \
+     one text), so it may show only some of the plan's changes. Open `terraform show -json` of the \
+     saved plan to review it all.";
+
 /// Why a state shows no drift, in place of "No drift" (the page's Drift tab, `planlens drift`).
 pub const STATE_NO_DRIFT: &str = "A state cannot show drift: it holds what Terraform recorded, \
      not what exists now. Run terraform plan -refresh-only and open its JSON to see drift.";
@@ -59,6 +65,11 @@ pub enum Planning {
     /// Terraform printed at its end: lines are missing (a CI log cut or filtered), so it may show
     /// only some of the plan's changes. Judged as an incomplete plan, never "pass".
     LogShort,
+    /// A human-readable plan whose changes, as Planlens read them, do not add up to the text's own
+    /// `Plan:` line (an older Terraform's wording it does not read, or several plans in one
+    /// text): it may show only some of the plan's changes, or mix plans. Judged as an incomplete
+    /// plan, never "pass".
+    TextShort,
     /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
     /// recorded after its last apply. It has no changes to judge, so it gets no verdict at all
     /// ([`super::findings::Verdict::NotAPlan`]), never "pass".
@@ -76,7 +87,7 @@ impl Planning {
     pub fn is_incomplete(&self) -> bool {
         matches!(
             self,
-            Planning::Incomplete { .. } | Planning::Cut | Planning::LogShort
+            Planning::Incomplete { .. } | Planning::Cut | Planning::LogShort | Planning::TextShort
         )
     }
 
@@ -112,6 +123,7 @@ impl Planning {
             ),
             Planning::Cut => Some(CUT_SENTENCE.to_string()),
             Planning::LogShort => Some(LOG_SHORT_SENTENCE.to_string()),
+            Planning::TextShort => Some(TEXT_SHORT_SENTENCE.to_string()),
             Planning::Incomplete { deferred: 0 } => Some(
                 "Plan incomplete: Terraform left part of the configuration out of this plan \
                  (for example with -target); plan again after applying it."

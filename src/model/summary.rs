@@ -7,7 +7,7 @@
 
 pub use super::planning::Planning;
 pub use super::text::{count, noun};
-use crate::model::source::PlanLogFacts;
+use crate::model::source::{PlanLogFacts, TextSummary};
 use crate::model::{Action, Document, ReplaceOrder, Source};
 
 impl Planning {
@@ -39,6 +39,12 @@ impl Planning {
             && Summary::of(doc).disagrees_with(facts)
         {
             return Planning::LogShort;
+        }
+        if let Source::TextPlan(facts) = &doc.source
+            && let Some(line) = &facts.summary_line
+            && !Summary::of(doc).agrees_with_text(line)
+        {
+            return Planning::TextShort;
         }
         if plan.complete == Some(false) {
             return Planning::Incomplete {
@@ -159,6 +165,20 @@ impl Summary {
                 "{} The log is missing lines: there may be more changes.",
                 self.sentence()
             ),
+            Planning::TextShort => match &doc.source {
+                Source::TextPlan(f) if f.summary_line.is_some() => {
+                    let l = f.summary_line.unwrap_or_default();
+                    format!(
+                        "The text's `Plan:` line says {} to add, {} to change, {} to destroy; the \
+                         changes read from it: {}",
+                        l.add + l.replace.unwrap_or(0),
+                        l.change,
+                        l.destroy + l.replace.unwrap_or(0),
+                        self.sentence()
+                    )
+                }
+                _ => self.sentence(),
+            },
             _ => self.sentence(),
         }
     }
@@ -175,6 +195,16 @@ impl Summary {
                     self.import as u64,
                 )
         })
+    }
+
+    /// True when a text plan's own `Plan:` line says what the changes read from it add up to.
+    /// Newer versions print replacements apart; the older line counts them in add and destroy.
+    pub fn agrees_with_text(&self, line: &TextSummary) -> bool {
+        let replace = line.replace.unwrap_or(0);
+        line.add + replace == self.add as u64
+            && line.change == self.change as u64
+            && line.destroy + replace == self.destroy as u64
+            && line.import == self.import as u64
     }
 
     /// Terraform's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or
