@@ -28,6 +28,12 @@ impl CheckStatus {
         }
     }
 
+    /// True for a failed or errored check: what the summary chip, the CLI, the comment and the
+    /// built-in pack's `failing-checks` warning count.
+    pub fn is_failing(self) -> bool {
+        matches!(self, CheckStatus::Fail | CheckStatus::Error)
+    }
+
     /// Lowercase name for display and CSS.
     pub fn key(self) -> &'static str {
         match self {
@@ -101,10 +107,7 @@ pub fn check_rows(doc: &Document) -> Vec<CheckRow> {
 /// addresses: a condition's message is shown where the checks are listed (the page's Checks
 /// panel, `planlens summary`'s lines), not in a sentence meant for a comment.
 pub fn failing_sentence(rows: &[CheckRow]) -> Option<String> {
-    let failing: Vec<&CheckRow> = rows
-        .iter()
-        .filter(|r| matches!(r.status, CheckStatus::Fail | CheckStatus::Error))
-        .collect();
+    let failing: Vec<&CheckRow> = rows.iter().filter(|r| r.status.is_failing()).collect();
     if failing.is_empty() {
         return None;
     }

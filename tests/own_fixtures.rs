@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{load_own, own_fixture};
+use common::{builtin_evaluation, load_own, own_fixture};
 use planlens::diff::{DiffNode, NodeChange, PathKey, Side, diff_change};
 use planlens::load::{LoadError, MAX_FILE_BYTES, NotAPlan};
 use planlens::model::text::visible;
@@ -381,12 +381,7 @@ fn a_move_listed_with_the_drift_is_not_drift() {
     let drift = planlens::drift::Drift::of(&doc);
     assert!(drift.resources.is_empty(), "{:?}", drift.resources);
     assert!(doc.rows.iter().all(|r| !r.is_drifted));
-    let analysis = planlens::analysis::Analysis::of(&doc);
-    let evaluation = analysis.evaluate(
-        &doc,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
+    let evaluation = builtin_evaluation(&doc);
     assert!(evaluation.findings.is_empty(), "{:?}", evaluation.findings);
     assert!(doc.rows.iter().any(|r| r.is_move));
 }
@@ -403,11 +398,7 @@ fn a_plan_log_missing_lines_is_an_incomplete_plan() {
         "{}",
         Summary::of(&doc).headline(&doc)
     );
-    let evaluation = planlens::analysis::Analysis::of(&doc).evaluate(
-        &doc,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
+    let evaluation = builtin_evaluation(&doc);
     assert_eq!(
         evaluation.verdict,
         planlens::model::findings::Verdict::Incomplete

@@ -3,9 +3,12 @@
 //! with colour and timestamps, PR comments, a cut tf-controller message, values as the text shows
 //! them, the rules' honesty about values a text does not show.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use common::builtin_evaluation as evaluate;
 use planlens::load::text_plan;
 use planlens::model::source::Source;
 use planlens::model::summary::Summary;
@@ -485,11 +488,6 @@ fn terraform_0_12_wording_reads() {
     );
 }
 
-fn evaluate(doc: &Document) -> planlens::model::findings::Evaluation {
-    let analysis = planlens::analysis::Analysis::of(doc);
-    analysis.evaluate(doc, &planlens::rules::RuleSet::builtin(), &BTreeMap::new())
-}
-
 #[test]
 fn rules_that_read_values_the_text_hides_say_so_instead_of_passing() {
     use planlens::model::findings::{RuleSeverity, Verdict};
@@ -736,13 +734,8 @@ fn a_text_whose_changes_do_not_add_up_to_its_plan_line_never_passes() {
         headline.starts_with("The text's `Plan:` line says 0 to add, 0 to change, 1 to destroy;"),
         "{headline}"
     );
-    let evaluation = planlens::analysis::Analysis::of(&doc).evaluate(
-        &doc,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
     assert_eq!(
-        evaluation.verdict,
+        evaluate(&doc).verdict,
         planlens::model::findings::Verdict::Incomplete
     );
     // A text whose changes add up stays a complete plan.

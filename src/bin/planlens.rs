@@ -22,7 +22,6 @@ use std::process::ExitCode;
 
 use planlens::Summary;
 use planlens::analysis::Analysis;
-use planlens::checks::CheckStatus;
 use planlens::drift::Drift;
 use planlens::graph::EdgeSource;
 use planlens::graph::export::opening_svg;
@@ -685,10 +684,7 @@ fn summary(path: &str) -> ExitCode {
         let checks = planlens::checks::check_rows(&doc);
         if let Some(failing) = planlens::checks::failing_sentence(&checks) {
             writeln!(out, "{failing}")?;
-            for c in checks
-                .iter()
-                .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Error))
-            {
+            for c in checks.iter().filter(|c| c.status.is_failing()) {
                 for message in &c.messages {
                     writeln!(out, "  ! {}: {}", visible(&c.address), visible(message))?;
                 }

@@ -232,7 +232,7 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
         ));
     }
     if let Some(said) = facts.summary_line
-        && !said.agrees_with(ours)
+        && !ours.agrees_with_text(&said)
     {
         out.push(format!(
             "The text's `Plan:` line says {}; the changes read from the text give {} to add, {} \
@@ -249,31 +249,6 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
         ));
     }
     out
-}
-
-impl TextSummary {
-    /// True when the counts agree with those of the changes read.
-    pub fn agrees_with(&self, ours: &crate::model::summary::Summary) -> bool {
-        ours.agrees_with_text(self)
-    }
-
-    /// The counts as words: `1 to import, 2 to add, 0 to change, 1 to destroy`.
-    pub fn words(&self) -> String {
-        let mut parts = Vec::new();
-        if self.import > 0 {
-            parts.push(format!("{} to import", self.import));
-        }
-        parts.push(format!("{} to add", self.add));
-        parts.push(format!("{} to change", self.change));
-        if let Some(r) = self.replace {
-            parts.push(format!("{r} to replace"));
-        }
-        parts.push(format!("{} to destroy", self.destroy));
-        if self.forget > 0 {
-            parts.push(format!("{} to forget", self.forget));
-        }
-        parts.join(", ")
-    }
 }
 
 /// Keeps the last entry of each address, in the place of the first.

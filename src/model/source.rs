@@ -180,6 +180,26 @@ impl TextPlanFacts {
     }
 }
 
+impl TextSummary {
+    /// The counts as words: `1 to import, 2 to add, 0 to change, 1 to destroy`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if self.import > 0 {
+            parts.push(format!("{} to import", self.import));
+        }
+        parts.push(format!("{} to add", self.add));
+        parts.push(format!("{} to change", self.change));
+        if let Some(r) = self.replace {
+            parts.push(format!("{r} to replace"));
+        }
+        parts.push(format!("{} to destroy", self.destroy));
+        if self.forget > 0 {
+            parts.push(format!("{} to forget", self.forget));
+        }
+        parts.join(", ")
+    }
+}
+
 /// The counts of a text plan's `Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.` line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextSummary {

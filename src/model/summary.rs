@@ -166,17 +166,14 @@ impl Summary {
                 self.sentence()
             ),
             Planning::TextShort => match &doc.source {
-                Source::TextPlan(f) if f.summary_line.is_some() => {
-                    let l = f.summary_line.unwrap_or_default();
-                    format!(
-                        "The text's `Plan:` line says {} to add, {} to change, {} to destroy; the \
-                         changes read from it: {}",
-                        l.add + l.replace.unwrap_or(0),
-                        l.change,
-                        l.destroy + l.replace.unwrap_or(0),
+                Source::TextPlan(f) => match &f.summary_line {
+                    Some(line) => format!(
+                        "The text's `Plan:` line says {}; the changes read from it: {}",
+                        line.words(),
                         self.sentence()
-                    )
-                }
+                    ),
+                    None => self.sentence(),
+                },
                 _ => self.sentence(),
             },
             _ => self.sentence(),

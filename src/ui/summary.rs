@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 use super::AppState;
-use crate::checks::CheckStatus;
 use crate::model::Source;
 use crate::model::source::Diagnostic;
 use crate::model::summary::{Planning, count, noun};
@@ -23,7 +22,7 @@ pub fn SummaryPanel() -> impl IntoView {
             let failing_checks = l
                 .checks
                 .iter()
-                .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Error))
+                .filter(|c| c.status.is_failing())
                 .count();
             let plan = l.doc.plan();
             let chip = |n: usize, one: &'static str, many: &'static str, key: &'static str| {

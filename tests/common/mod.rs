@@ -63,3 +63,12 @@ pub fn real_and_own(own: &[&str]) -> Vec<(String, Vec<u8>)> {
     out.extend(own.iter().map(|name| (name.to_string(), own_fixture(name))));
     out
 }
+
+/// The built-in pack's evaluation of a document, with no labels: what `planlens check` gives it.
+pub fn builtin_evaluation(doc: &planlens::Document) -> planlens::rules::Evaluation {
+    planlens::analysis::Analysis::of(doc).evaluate(
+        doc,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+    )
+}
