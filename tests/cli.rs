@@ -477,6 +477,45 @@ fn drift_prints_the_note_and_one_line_per_resource() {
     assert_eq!(planlens(&["drift", "tests/fixtures/empty.json"]).0, 3);
 }
 
+/// "No drift" is said only when the plan could have shown drift: not when planning failed (exit
+/// 4, as `check`), not for a plan from a Terraform that reports no drift (before 0.15.4; exit 1).
+#[test]
+fn drift_is_not_known_for_a_failed_or_old_plan() {
+    let (code, out, _) = planlens(&["drift", "tests/fixtures/plan_errored.json"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            4,
+            "Drift not known: planning failed, so Terraform may have stopped before it compared \
+             every resource with what exists. Fix the error and plan again.\n"
+        )
+    );
+    let (code, out, _) = planlens(&["drift", "tests/fixtures/tf0_14_unmarked_secrets.json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("Drift not known: Terraform 0.14.11 wrote this plan"),
+        "{out}"
+    );
+    assert!(!out.contains("No drift"), "{out}");
+    let (code, out, _) = planlens(&[
+        "drift",
+        "--format",
+        "json",
+        "tests/fixtures/tf0_14_unmarked_secrets.json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["incomplete"]
+            .as_str()
+            .is_some_and(|s| s.contains("only since 0.15.4"))
+    );
+    // A plan from Terraform 0.15.4 or later that lists none has none.
+    let (_, out, _) = planlens(&["drift", "--format", "json", "tests/fixtures/forget.json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["incomplete"].is_null());
+}
+
 #[test]
 fn summary_markdown_has_the_verdict_and_escapes_plan_text() {
     let (code, out, err) = planlens(&[
@@ -506,6 +545,37 @@ fn summary_markdown_has_the_verdict_and_escapes_plan_text() {
         "markdown",
     ]);
     assert!(out.contains("✅ **Verdict: pass**"), "{out}");
+}
+
+/// Drift is said apart from the plan's changes: a note under the headline, and a resource only
+/// changed outside Terraform is listed as such, never as an unlabelled change.
+#[test]
+fn summary_says_what_drifted_apart_from_the_changes() {
+    let (code, out, _) = planlens(&["summary", "tests/fixtures/drift_effects.json"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "Plan: 0 to add, 3 to change, 0 to destroy.\n\
+         Note: 4 resources have changed outside of Terraform. `planlens drift` grades it.\n  \
+         ~ aws_db_instance.main\n  \
+         ~ aws_instance.web\n  \
+         ~ aws_s3_bucket.logs\n    \
+         google_compute_instance.vm (changed outside Terraform: labels.env)\n"
+    );
+    // A plan log: the bucket deleted outside Terraform is created again, a change of the plan.
+    let (_, out, _) = planlens(&["summary", "tests/fixtures/plan_log_drift.jsonl"]);
+    assert!(out.contains("\n  + aws_s3_bucket.old\n"), "{out}");
+    assert!(
+        out.contains("\nNote: 2 resources have changed outside of Terraform."),
+        "{out}"
+    );
+    // No line is an address alone, with neither an action nor what it is.
+    for line in out.lines().skip(1) {
+        assert!(
+            !line.starts_with("    ") || line.contains(" ("),
+            "an unlabelled line: {line}"
+        );
+    }
 }
 
 #[test]

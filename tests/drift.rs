@@ -466,6 +466,20 @@ fn a_plan_log_loads_with_actions_reasons_drift_and_diagnostics() {
         ]
     );
     assert!(drift.resources.iter().all(|r| !r.values_known));
+    // The built-in pack's message says what a log does not, never "(none)".
+    let messages: Vec<String> = common::builtin_evaluation(&doc)
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == "structural-drift")
+        .map(|f| f.message.clone())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "Structural drift on aws_s3_bucket.old needs a human: deleted outside Terraform: aws_s3_bucket",
+            "Structural drift on aws_security_group.web needs a human: attributes not in the input",
+        ]
+    );
 }
 
 #[test]

@@ -293,6 +293,34 @@ fn no_secret_reaches_any_diff_or_output_of_our_fixtures() {
     }
 }
 
+/// Terraform before 0.15 marks no output change, but declares sensitive outputs (`sensitive:
+/// true` in `planned_values`, `prior_state` and `configuration`): each is masked whole, in every
+/// view and link, like a 0.15+ plan's.
+#[test]
+fn outputs_an_old_plan_declares_sensitive_are_masked_whole() {
+    let doc = load_own("tf0_12_sensitive_outputs.json");
+    let rows = output_rows(&doc);
+    let sensitive: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.sensitive))
+        .collect();
+    assert_eq!(
+        sensitive,
+        [
+            ("bootstrap", true),
+            ("cluster_ca", true),
+            ("endpoint", false)
+        ]
+    );
+    for row in &rows {
+        let shown = format!("{:?}", row.diff);
+        assert!(!shown.contains("SECRET"), "{}: {shown}", row.name);
+    }
+    assert!(format!("{:?}", rows[2].diff).contains("k8s.internal"));
+    // Its resource values carry no marks: the note about names stays.
+    assert!(!doc.masking.plan_has_marks);
+}
+
 #[test]
 fn sensitive_outputs_are_masked_as_a_whole() {
     let doc = load_own("nested_sensitive_unknown.json");
@@ -424,6 +452,58 @@ fn apply_logs_are_refused_as_not_a_plan() {
             "{name}: {message}"
         );
     }
+}
+
+/// Text that is neither JSON nor a plan says what it is (an apply's output, an Atlantis comment
+/// of another command, driftctl's text output), not "This is not JSON".
+#[test]
+fn text_that_is_not_a_plan_says_what_it_is() {
+    let cases: [(&str, NotAPlan, &str); 4] = [
+        (
+            "not_plans/atlantis_apply_comment.md",
+            NotAPlan::AtlantisComment {
+                command: "Apply".to_string(),
+            },
+            "This is an Atlantis comment of `apply` (\"Ran Apply for …\"), not of `atlantis plan`",
+        ),
+        (
+            "not_plans/atlantis_policy_check_comment.md",
+            NotAPlan::AtlantisComment {
+                command: "Policy Check".to_string(),
+            },
+            "This is an Atlantis comment of `policy check`",
+        ),
+        (
+            "not_plans/driftctl_text_output.txt",
+            NotAPlan::DriftctlText,
+            "This is driftctl's text output; Planlens reads its JSON report.",
+        ),
+        (
+            "not_plans/terraform_0_11_apply.log",
+            NotAPlan::ApplyOutput,
+            "This is the output of `terraform apply` (or `destroy`)",
+        ),
+    ];
+    for (name, what, start) in cases {
+        let err = load_error(name);
+        assert_eq!(err, LoadError::NotAPlan(what), "{name}");
+        let message = err.to_string();
+        assert!(message.starts_with(start), "{name}: {message}");
+        assert!(!message.contains("not JSON"), "{name}: {message}");
+    }
+    // An apply's output that prints its plan first is read as that plan, saying it was applied.
+    let doc = load_own("text_plans/apply_with_its_plan.txt");
+    assert_eq!(
+        Summary::of(&doc).sentence(),
+        "Plan: 1 to add, 0 to change, 0 to destroy."
+    );
+    assert!(
+        doc.warnings
+            .iter()
+            .any(|w| w.contains("these changes were already applied")),
+        "{:?}",
+        doc.warnings
+    );
 }
 
 fn load_error(name: &str) -> LoadError {

@@ -33,6 +33,7 @@ fn secrets_in(text: &str) -> Vec<String> {
         marked(v, &mut out);
         driftctl_changelog(v, &mask, &mut out);
         state_marked(v, &mut out);
+        declared_outputs(v, &mut out);
     }
     out.retain(|s| s.len() > 3);
     out.sort();
@@ -176,6 +177,33 @@ fn state_marked(v: &Value, out: &mut Vec<String>) {
         }
         Value::Array(items) => items.iter().for_each(|x| state_marked(x, out)),
         _ => {}
+    }
+}
+
+/// The values of outputs a plan declares sensitive in its configuration (`sensitive: true`
+/// beside an expression, no value): Terraform before 0.15 marks nothing on their output changes.
+fn declared_outputs(v: &Value, out: &mut Vec<String>) {
+    fn strings(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    let Some(Value::Object(declared)) = v.pointer("/configuration/root_module/outputs") else {
+        return;
+    };
+    for (name, output) in declared {
+        if output.get("sensitive") == Some(&Value::Bool(true))
+            && let Some(change) = v.pointer(&format!("/output_changes/{name}"))
+        {
+            for side in ["before", "after"] {
+                if let Some(value) = change.get(side) {
+                    strings(value, out);
+                }
+            }
+        }
     }
 }
 

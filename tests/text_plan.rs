@@ -745,3 +745,44 @@ fn a_text_whose_changes_do_not_add_up_to_its_plan_line_never_passes() {
         planlens::model::summary::Planning::Complete
     );
 }
+
+#[test]
+fn an_atlantis_comment_with_several_projects_is_never_judged_as_one_plan() {
+    // Two workspaces of one directory plan the same address: read as one plan, one of the two
+    // changes is lost, so the plan is judged incomplete and says which projects it holds.
+    let doc = own("atlantis_two_projects.md");
+    let planning = planlens::model::summary::Planning::of(&doc);
+    let projects = vec![
+        "dir: `envs` workspace: `staging`".to_string(),
+        "dir: `envs` workspace: `production`".to_string(),
+    ];
+    assert_eq!(
+        planning,
+        planlens::model::summary::Planning::Projects {
+            projects: projects.clone()
+        }
+    );
+    assert!(planning.is_incomplete());
+    let sentence = planning.sentence().unwrap();
+    assert!(
+        sentence.starts_with("Plan incomplete: this Atlantis comment holds the plans of 2 projects (dir: `envs` workspace: `staging`; dir: `envs` workspace: `production`)"),
+        "{sentence}"
+    );
+    let headline = planlens::Summary::of(&doc).headline(&doc);
+    assert!(
+        headline
+            .ends_with("Read from 2 plans of one Atlantis comment as one: open each on its own."),
+        "{headline}"
+    );
+    // Its destroy still needs approval; without it, the comment would be incomplete, not a pass.
+    assert_eq!(
+        evaluate(&doc).verdict,
+        planlens::model::findings::Verdict::NeedsApproval
+    );
+    // A comment of one project stays a complete plan.
+    let one = own("atlantis_comment.md");
+    assert_eq!(
+        planlens::model::summary::Planning::of(&one),
+        planlens::model::summary::Planning::Complete
+    );
+}

@@ -10,7 +10,9 @@
 //! planlens report PLAN.json -o report.html [--app DIR]  one HTML file: the app and the plan
 //! ```
 //! Exit codes: 0 success, 3 the input (or the built app, for `report`) could not be read, 64 wrong
-//! usage; `check`: 0 pass, 1 warn or plan incomplete, 2 needs approval, 4 planning failed.
+//! usage; `check`: 0 pass, 1 warn or plan incomplete, 2 needs approval, 4 planning failed;
+//! `drift`: 0, or 1 when drift cannot be ruled out (an incomplete input, a Terraform before
+//! 0.15.4) and 4 when planning failed.
 
 mod fleet;
 mod policies;
@@ -66,6 +68,9 @@ const USAGE: &str = "usage:
                                                  with, as its SVG export (nodes carry
                                                  data-address, module boxes data-module)
   planlens drift FILE [--format text|json]       what changed outside Terraform, minor or structural
+                                                 (exit 1 when drift cannot be ruled out: an
+                                                 incomplete plan, a Terraform before 0.15.4;
+                                                 4 when planning failed)
   planlens fleet FILE… [--format text|json]      Flux tf-controller workspaces (`kubectl get terraform
                                                  -A -o json|yaml`, with their plan and state
                                                  Secrets), most urgent first; exit 0 all ready, 1 a
@@ -691,8 +696,27 @@ fn summary(path: &str) -> ExitCode {
             }
         }
         let state = doc.source.is_state();
-        for row in &doc.rows {
+        // What changed outside Terraform is said apart from the plan's changes, never listed as one.
+        let drift = (!state).then(|| planlens::drift::Drift::of(&doc));
+        if let Some(note) = drift.as_ref().and_then(|d| d.note())
+            && !matches!(doc.source, Source::Driftctl(_))
+        {
+            writeln!(out, "{note} `planlens drift` grades it.")?;
+        }
+        for (i, row) in doc.rows.iter().enumerate() {
             let change = doc.change(row);
+            if let (RowSource::Drift(_), Some(d)) =
+                (row.source, drift.as_ref().and_then(|d| d.for_row(i)))
+            {
+                let what = d.what();
+                let what = if what.starts_with("deleted outside Terraform") {
+                    what
+                } else {
+                    format!("changed outside Terraform: {what}")
+                };
+                writeln!(out, "    {} ({})", visible(&change.address), visible(&what))?;
+                continue;
+            }
             // A state's rows are what exists, listed without an action symbol.
             if state {
                 let mut line = format!("    {}", visible(&change.address));
@@ -748,7 +772,16 @@ fn drift(path: &str, json: bool) -> ExitCode {
         );
         return ExitCode::from(3);
     }
-    let drift = Analysis::of(&doc).drift;
+    let analysis = Analysis::of(&doc);
+    let incomplete =
+        planlens::drift::incompleteness(&doc, &analysis.planning, analysis.drift.resources.len());
+    // As for check: 4 when planning failed, 1 when drift cannot be ruled out otherwise.
+    let code = match (&incomplete, analysis.planning.failed()) {
+        (None, _) => ExitCode::SUCCESS,
+        (Some(_), true) => ExitCode::from(4),
+        (Some(_), false) => ExitCode::from(1),
+    };
+    let drift = analysis.drift;
     let facts = match &doc.source {
         Source::Driftctl(facts) => Some(facts),
         _ => None,
@@ -769,6 +802,7 @@ fn drift(path: &str, json: bool) -> ExitCode {
             "minor": drift.minor,
             "structural": drift.structural,
             "not_relevant": drift.not_relevant,
+            "incomplete": incomplete,
         });
         if let Some(f) = facts {
             out["unmanaged"] = f.unmanaged.into();
@@ -784,12 +818,19 @@ fn drift(path: &str, json: bool) -> ExitCode {
         }
         out.to_string() + "\n"
     } else {
-        drift_text(&drift, facts)
+        drift_text(&drift, facts, incomplete.as_deref())
     };
-    finish(std::io::stdout().lock().write_all(text.as_bytes()))
+    let written = finish(std::io::stdout().lock().write_all(text.as_bytes()));
+    if written == ExitCode::SUCCESS {
+        code
+    } else {
+        written
+    }
 }
 
-fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>) -> String {
+/// `incomplete`: why the list may not be all the drift there is ([`planlens::drift::incompleteness`]),
+/// said in place of "No drift" or above the list.
+fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>, incomplete: Option<&str>) -> String {
     let mut out = String::new();
     if let Some(f) = facts {
         out.push_str(&format!("{} (report format {})\n", f.sentence(), f.format));
@@ -797,8 +838,12 @@ fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>) -> String {
             out.push_str(&format!("alert: {}\n", visible(message)));
         }
     }
+    if let Some(incomplete) = incomplete {
+        out.push_str(&format!("{incomplete}\n"));
+    }
     match drift.note() {
         Some(note) => out.push_str(&(note + "\n")),
+        None if incomplete.is_some() => {}
         None => out.push_str("No drift: nothing changed outside of Terraform.\n"),
     }
     for r in &drift.resources {

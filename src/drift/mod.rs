@@ -26,6 +26,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::model::document::{drift_address, same_ignoring_empty};
+use crate::model::planning::Planning;
 use crate::model::{Action, Address, Document, RowSource, Source};
 
 pub use crate::model::document::is_unchanged_drift;
@@ -142,6 +143,54 @@ impl PlanEffect {
             _ => PlanEffect::Partly,
         }
     }
+}
+
+/// Terraform writes drift into its plans since 0.15.4 (`resource_drift`, and the "Objects have
+/// changed outside of Terraform" note); a plan from an older Terraform says nothing about drift
+/// either way.
+const DRIFT_REPORTED_SINCE: [u32; 3] = [0, 15, 4];
+
+/// Why the drift a document lists may not be all there is: planning failed (Terraform may have
+/// stopped before comparing every resource with what exists), the input is not the whole plan,
+/// or an older Terraform wrote it that reports no drift at all. One sentence, said in place of
+/// "No drift" when nothing is listed and above the list otherwise; `None` when the list is all
+/// Terraform found. (A state is told apart before: it shows no drift at all.)
+pub fn incompleteness(doc: &Document, planning: &Planning, listed: usize) -> Option<String> {
+    let lead = if listed == 0 {
+        "Drift not known"
+    } else {
+        "Drift may be incomplete"
+    };
+    let why = if planning.failed() {
+        "planning failed, so Terraform may have stopped before it compared every resource with \
+         what exists. Fix the error and plan again."
+            .to_string()
+    } else if planning.is_incomplete() {
+        "this is not the whole plan (see why above), so drift in the rest is not shown.".to_string()
+    } else if let Some(version) = old_terraform(doc) {
+        format!(
+            "Terraform {version} wrote this plan, and Terraform reports drift in its plans only \
+             since 0.15.4. Plan with a newer Terraform to see drift."
+        )
+    } else {
+        return None;
+    };
+    Some(format!("{lead}: {why}"))
+}
+
+/// The plan's Terraform version when it is older than [`DRIFT_REPORTED_SINCE`].
+fn old_terraform(doc: &Document) -> Option<String> {
+    if !matches!(doc.source, Source::Plan | Source::PlanLog(_)) {
+        return None;
+    }
+    let version = doc.plan().terraform_version.as_deref()?.trim();
+    let numbers: Vec<u32> = version
+        .split(['.', '-', '+'])
+        .take(3)
+        .map_while(|part| part.parse().ok())
+        .collect();
+    (numbers.len() == 3 && numbers.as_slice() < DRIFT_REPORTED_SINCE.as_slice())
+        .then(|| crate::model::text::visible(version))
 }
 
 /// Everything that drifted in a document.

@@ -18,6 +18,18 @@ pub enum NotAPlan {
     /// review. Refused, never read as a plan: its `apply_*` messages are not planned changes, so
     /// it would read as "No changes." and pass.
     ApplyLog,
+    /// The human-readable output of `terraform apply` or `destroy` ("Apply complete! Resources:
+    /// …"): what an apply did. Refused like [`NotAPlan::ApplyLog`].
+    ApplyOutput,
+    /// An Atlantis comment of another command than `plan` ("Ran Apply for …", "Ran Policy Check
+    /// for …"): it holds no plan to review.
+    AtlantisComment {
+        /// The command, as the comment names it ("Apply", "Policy Check").
+        command: String,
+    },
+    /// driftctl's text output ("Found missing resources:", "Found resources not covered by
+    /// IaC:"): Planlens reads its JSON report.
+    DriftctlText,
     /// A raw state file (`terraform.tfstate`).
     State,
     /// `terraform show -json` without a plan file: the current state.
@@ -232,6 +244,26 @@ impl fmt::Display for LoadError {
                      what an apply did, not a plan to review, so Planlens gives it no summary and \
                      no verdict. Open the log of `terraform plan -json`, or {}",
                     OPEN_A_PLAN.replacen("Save", "save", 1)
+                ),
+                NotAPlan::ApplyOutput => write!(
+                    f,
+                    "This is the output of `terraform apply` (or `destroy`): it says what an apply \
+                     did (\"Apply complete!\"), not what a plan would change, so Planlens gives it \
+                     no summary and no verdict. Open the output of `terraform plan`, or {}",
+                    OPEN_A_PLAN.replacen("Save", "save", 1)
+                ),
+                NotAPlan::AtlantisComment { command } => write!(
+                    f,
+                    "This is an Atlantis comment of `{}` (\"Ran {command} for …\"), not of `atlantis \
+                     plan`: it holds no plan to review. Open the comment that says \"Ran Plan for …\", \
+                     or {}",
+                    command.to_lowercase(),
+                    OPEN_A_PLAN.replacen("Save", "save", 1)
+                ),
+                NotAPlan::DriftctlText => write!(
+                    f,
+                    "This is driftctl's text output; Planlens reads its JSON report. Run `driftctl \
+                     scan --output json://report.json` and open report.json."
                 ),
                 NotAPlan::State => write!(
                     f,

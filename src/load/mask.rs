@@ -289,6 +289,111 @@ fn edits_for(
     Ok(())
 }
 
+/// Root outputs a plan declares sensitive: `sensitive: true` under `planned_values.outputs`,
+/// `prior_state.values.outputs` or `configuration.root_module.outputs`. Terraform before 0.15
+/// writes no `before_sensitive`/`after_sensitive` on output changes, only these, so they are read
+/// (three small parses) only when an output change carries no mirror at all.
+fn declared_sensitive_outputs(plan: &crate::model::Plan) -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct Outputs {
+        #[serde(default)]
+        outputs: std::collections::BTreeMap<String, Declared>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Declared {
+        #[serde(default)]
+        sensitive: bool,
+    }
+    #[derive(serde::Deserialize)]
+    struct State {
+        #[serde(default)]
+        values: Option<Outputs>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Configuration {
+        #[serde(default)]
+        root_module: Option<Outputs>,
+    }
+    let unmarked = plan
+        .output_changes
+        .values()
+        .any(|o| o.before_sensitive.is_none() && o.after_sensitive.is_none());
+    if !unmarked {
+        return Vec::new();
+    }
+    let parse =
+        |raw: Option<&RawValue>| -> Option<Outputs> { serde_json::from_str(raw?.get()).ok() };
+    let state = |raw: Option<&RawValue>| -> Option<Outputs> {
+        serde_json::from_str::<State>(raw?.get()).ok()?.values
+    };
+    let configuration = plan
+        .configuration
+        .and_then(|raw| serde_json::from_str::<Configuration>(raw.get()).ok())
+        .and_then(|c| c.root_module);
+    let mut names: Vec<String> = [
+        parse(plan.planned_values),
+        state(plan.prior_state),
+        configuration,
+    ]
+    .into_iter()
+    .flatten()
+    .flat_map(|o| o.outputs)
+    .filter(|(_, d)| d.sensitive)
+    .map(|(name, _)| name)
+    .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The edits that mark an output change declared sensitive as sensitive whole, as Terraform 0.15+
+/// writes it (`before_sensitive`/`after_sensitive` `true` beside each value that is not null).
+fn mark_whole(
+    text: &str,
+    change: &crate::model::plan::Change,
+    edits: &mut Vec<Edit>,
+) -> Result<(), ()> {
+    for (value, mirror, value_key, mirror_key) in [
+        (
+            change.before,
+            change.before_sensitive,
+            "before",
+            "before_sensitive",
+        ),
+        (
+            change.after,
+            change.after_sensitive,
+            "after",
+            "after_sensitive",
+        ),
+    ] {
+        let Some(value) = value.filter(|v| v.get() != "null") else {
+            continue;
+        };
+        match mirror {
+            Some(m) if m.get() == "true" => {}
+            Some(m) => {
+                let start = offset_in(text, m).ok_or(())?;
+                edits.push(Edit {
+                    start,
+                    end: start + m.get().len(),
+                    with: "true".to_string(),
+                });
+            }
+            None => {
+                let value_start = offset_in(text, value).ok_or(())?;
+                let at = key_start(text, value_start, value_key).ok_or(())?;
+                edits.push(Edit {
+                    start: at,
+                    end: at,
+                    with: format!("\"{mirror_key}\":true,"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Applies `mask` to a loaded document: adds sensitivity marks for secret-like keys (see the
 /// module documentation). Redacted documents carry no values and are returned as they are.
 /// Fails only if the widened text does not parse, which would be a bug: the plan is then refused
@@ -332,6 +437,14 @@ pub fn apply(mut doc: Document, mask: &Mask) -> Result<Document, LoadError> {
             visit(o, mask.matches(name));
         }
     }
+    // Outputs a plan of Terraform before 0.15 declares sensitive, marked whole.
+    let declared = declared_sensitive_outputs(plan);
+    for (name, o) in &plan.output_changes {
+        if spliced && declared.iter().any(|d| d == name) && mark_whole(text, o, &mut edits).is_err()
+        {
+            spliced = false;
+        }
+    }
     // A plan with no values at all (no changes, no variables: a failed plan, one that only
     // invokes actions) has nothing a mark could cover: it is not a plan without marks.
     let plan_has_marks = has_marks || !has_values;
@@ -369,7 +482,7 @@ pub fn apply(mut doc: Document, mask: &Mask) -> Result<Document, LoadError> {
         out.push_str(&text[at..]);
         Some(out)
     } else {
-        widen_by_value(text, mask)
+        widen_by_value(text, mask, &declared)
     };
     // Neither can fail on a document that parsed; if one ever does, the plan is not shown rather
     // than shown without its masks.
@@ -430,7 +543,7 @@ pub fn mask_snippet(snippet: &mut Snippet, mask: &Mask) -> usize {
 
 /// The slow path, for a text the splices cannot edit (keys written with escapes, say): widens the
 /// marks on a parsed `Value` and writes the whole plan again.
-fn widen_by_value(text: &str, mask: &Mask) -> Option<String> {
+fn widen_by_value(text: &str, mask: &Mask, declared: &[String]) -> Option<String> {
     let mut plan: Value = serde_json::from_str(text).ok()?;
     let mut cached = mask.cached();
     let mut widen = |change: &mut Value, under: bool| {
@@ -467,6 +580,17 @@ fn widen_by_value(text: &str, mask: &Mask) -> Option<String> {
         for (name, o) in outputs.iter_mut() {
             let under = mask.matches(name);
             widen(o, under);
+            if declared.contains(name)
+                && let Some(c) = o.as_object_mut()
+            {
+                for (value, mirror) in
+                    [("before", "before_sensitive"), ("after", "after_sensitive")]
+                {
+                    if c.get(value).is_some_and(|v| !v.is_null()) {
+                        c.insert(mirror.to_string(), Value::Bool(true));
+                    }
+                }
+            }
         }
     }
     Some(plan.to_string())

@@ -106,6 +106,13 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
             if !text.trim_start().starts_with('{') && text_plan::looks_like_text_plan(&text) {
                 return readers::read(Reader::TextPlan, text, name);
             }
+            // Text that says what it is (an apply's output, another Atlantis comment, driftctl's
+            // text): say so, not "not JSON".
+            if !text.trim_start().starts_with(['{', '['])
+                && let Some(what) = text_plan::other_text(&text)
+            {
+                return Err(LoadError::NotAPlan(what));
+            }
             return match explain_parse_error(&text, e) {
                 LoadError::NotAPlan(NotAPlan::PlanLog) => {
                     readers::read(Reader::PlanLog, text, name)

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::LoadError;
+use super::error::NotAPlan;
 use crate::model::address::Address;
 use crate::model::source::{TextPlanFacts, TextSummary};
 use crate::model::{Action, ReplaceOrder};
@@ -105,6 +106,69 @@ pub fn looks_like_text_plan(text: &str) -> bool {
     })
 }
 
+/// What a text that is neither JSON nor a plan Planlens reads is, when its words say so: an
+/// apply's output, an Atlantis comment of another command than `plan`, driftctl's text output.
+/// Asked only after [`looks_like_text_plan`] said no, so a plan text that goes on into an apply's
+/// lines is not refused here.
+pub fn other_text(text: &str) -> Option<NotAPlan> {
+    let mut cleaning = Cleaning::default();
+    let mut lines = text
+        .lines()
+        .filter_map(move |raw| clean_line(raw, &mut cleaning))
+        .map(|line| line.trim().to_string())
+        .filter(|line| !line.is_empty());
+    let first = lines.next()?;
+    if let Some(command) = first
+        .strip_prefix("Ran ")
+        .and_then(|rest| rest.split_once(" for "))
+        .map(|(command, _)| command)
+        .filter(|c| !c.is_empty() && *c != "Plan" && c.len() <= 20)
+    {
+        return Some(NotAPlan::AtlantisComment {
+            command: command.to_string(),
+        });
+    }
+    std::iter::once(first).chain(lines).find_map(|line| {
+        if is_apply_end(&line) {
+            Some(NotAPlan::ApplyOutput)
+        } else if DRIFTCTL_HEADINGS.iter().any(|h| line.starts_with(h)) {
+            Some(NotAPlan::DriftctlText)
+        } else {
+            None
+        }
+    })
+}
+
+/// The projects an Atlantis comment holds plans of, from its headings (`### 1. dir: `.`
+/// workspace: `default``, `### 2. project: `api` dir: …`), in order; empty when it has none.
+fn atlantis_projects(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("### ")?;
+            let (number, project) = rest.split_once(". ")?;
+            (!number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+                && (project.starts_with("dir: ") || project.starts_with("project: ")))
+            .then(|| project.trim().to_string())
+        })
+        .collect()
+}
+
+/// The line `terraform apply` and `destroy` end with.
+fn is_apply_end(line: &str) -> bool {
+    line.starts_with("Apply complete! Resources:")
+        || line.starts_with("Destroy complete! Resources:")
+}
+
+/// Headings of driftctl's text output (`driftctl scan` without `--output json://`).
+const DRIFTCTL_HEADINGS: [&str; 4] = [
+    "Found missing resources:",
+    "Found resources not covered by IaC:",
+    "Found changed resources:",
+    "Found deleted resources:",
+];
+
 /// Headings only a plan text has.
 const STRONG_MARKERS: [&str; 7] = [
     "Planning failed.",
@@ -137,6 +201,7 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         depth: 0,
     };
     reader.facts.cleaned = cleaning.notes();
+    reader.facts.projects = atlantis_projects(&lines);
     reader.run();
     let Reader {
         mut facts,
@@ -219,6 +284,13 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
             "text",
             "not part of the plan Planlens reads",
         ));
+    }
+    if facts.applied {
+        out.push(
+            "The text goes on past the plan into an apply (\"Apply complete!\"): these changes \
+             were already applied when it was written."
+                .to_string(),
+        );
     }
     if !facts.unread.is_empty() {
         out.push(format!(
@@ -1202,6 +1274,8 @@ impl<'t> Reader<'t> {
             } else if rest.starts_with("No changes.") {
                 self.facts.no_changes = true;
                 self.closed = true;
+            } else if is_apply_end(rest) {
+                self.facts.applied = true;
             } else if rest.starts_with("This is a refresh-only plan")
                 || rest.starts_with("You can apply this plan to save these new output values")
             {

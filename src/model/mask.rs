@@ -1,8 +1,9 @@
 //! Secret-like attribute names: which values Planlens masks although the plan does not mark them
 //! sensitive.
 //!
-//! Terraform before 0.15 wrote no sensitivity marks at all, and providers sometimes forget to mark
-//! an attribute, so a plan can carry a database password in plain text. A [`Mask`] names the keys
+//! Terraform before 0.15 marked no resource value sensitive (only outputs declared sensitive), and
+//! providers sometimes forget to mark an attribute, so a plan can carry a database password in
+//! plain text. A [`Mask`] names the keys
 //! whose values are treated as if the plan had marked them sensitive: the built-in
 //! [`DEFAULT_PATTERNS`] plus the user's own. The load step (`load::mask`) turns it into sensitivity
 //! marks once, so every view, rule message, link and comment masks these values exactly as it masks
@@ -252,8 +253,9 @@ impl Masking {
                 n => format!("{n} values were"),
             };
             format!(
-                "this plan has no sensitivity marks (Terraform before 0.15 wrote none): {masked} \
-                 masked by attribute name; a secret under any other name is shown as it is"
+                "this plan marks no resource value sensitive (Terraform before 0.15 marked only \
+                 outputs declared sensitive): {masked} masked by attribute name; a secret under \
+                 any other name is shown as it is"
             )
         })
     }

@@ -70,6 +70,13 @@ pub enum Planning {
     /// text): it may show only some of the plan's changes, or mix plans. Judged as an incomplete
     /// plan, never "pass".
     TextShort,
+    /// A PR comment that holds the plans of several Atlantis projects (the text's `### 1. dir:
+    /// …` headings), read as one plan: a resource two projects plan shows once, so its counts and
+    /// findings are no one project's. Judged as an incomplete plan, never "pass".
+    Projects {
+        /// The projects, as the comment's headings name them.
+        projects: Vec<String>,
+    },
     /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
     /// recorded after its last apply. It has no changes to judge, so it gets no verdict at all
     /// ([`super::findings::Verdict::NotAPlan`]), never "pass".
@@ -87,7 +94,11 @@ impl Planning {
     pub fn is_incomplete(&self) -> bool {
         matches!(
             self,
-            Planning::Incomplete { .. } | Planning::Cut | Planning::LogShort | Planning::TextShort
+            Planning::Incomplete { .. }
+                | Planning::Cut
+                | Planning::LogShort
+                | Planning::TextShort
+                | Planning::Projects { .. }
         )
     }
 
@@ -124,6 +135,14 @@ impl Planning {
             Planning::Cut => Some(CUT_SENTENCE.to_string()),
             Planning::LogShort => Some(LOG_SHORT_SENTENCE.to_string()),
             Planning::TextShort => Some(TEXT_SHORT_SENTENCE.to_string()),
+            Planning::Projects { projects } => Some(format!(
+                "Plan incomplete: this Atlantis comment holds the plans of {} ({}), read here as \
+                 one, so a resource planned in more than one shows once and the counts and \
+                 findings are no one project's. Open each project's plan on its own (its section \
+                 of the comment, or `terraform show -json` of its plan).",
+                count(projects.len(), "project", "projects"),
+                crate::model::text::visible(&projects.join("; ")),
+            )),
             Planning::Incomplete { deferred: 0 } => Some(
                 "Plan incomplete: Terraform left part of the configuration out of this plan \
                  (for example with -target); plan again after applying it."

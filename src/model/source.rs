@@ -138,6 +138,15 @@ pub struct TextPlanFacts {
     /// tf-controller condition message is at 20,000 characters, so it may list only some changes.
     #[serde(default)]
     pub cut: bool,
+    /// The projects of an Atlantis comment that holds the plans of several (`### 1. dir: `.`
+    /// workspace: `default``, …): read as one plan, they are judged as such
+    /// ([`super::planning::Planning::Projects`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<String>,
+    /// True when the text goes on past the plan into an apply's end ("Apply complete!
+    /// Resources: …"): the output of `terraform apply`, whose changes were already applied.
+    #[serde(default)]
+    pub applied: bool,
     /// Lines that were neither part of the plan nor Terraform's known wording (skipped, counted).
     #[serde(default)]
     pub skipped_lines: usize,

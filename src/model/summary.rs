@@ -41,6 +41,13 @@ impl Planning {
             return Planning::LogShort;
         }
         if let Source::TextPlan(facts) = &doc.source
+            && facts.projects.len() > 1
+        {
+            return Planning::Projects {
+                projects: facts.projects.clone(),
+            };
+        }
+        if let Source::TextPlan(facts) = &doc.source
             && let Some(line) = &facts.summary_line
             && !Summary::of(doc).agrees_with_text(line)
         {
@@ -164,6 +171,11 @@ impl Summary {
             Planning::LogShort => format!(
                 "{} The log is missing lines: there may be more changes.",
                 self.sentence()
+            ),
+            Planning::Projects { projects } => format!(
+                "{} Read from {} plans of one Atlantis comment as one: open each on its own.",
+                self.sentence(),
+                projects.len()
             ),
             Planning::TextShort => match &doc.source {
                 Source::TextPlan(f) => match &f.summary_line {

@@ -38,6 +38,8 @@ impl<'a> Input<'a> {
                         severity: d.severity,
                         attributes: &d.paths,
                         deleted: d.deleted.as_ref(),
+                        removed: d.action == crate::model::Action::Delete,
+                        values_known: d.values_known,
                     }),
                 }
             })

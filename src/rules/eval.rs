@@ -327,6 +327,9 @@ impl<'a> Evaluator<'_, 'a> {
                     Some(d) if !d.attributes.is_empty() => out.push_str(&d.attributes.join(", ")),
                     // What a deleted object was; its id is a value, left out of redacted findings.
                     Some(d) if let Some(o) = d.deleted => out.push_str(&o.sentence(!self.redact)),
+                    Some(d) if d.removed => out.push_str("deleted outside Terraform"),
+                    // A plan log names what drifted, not which attributes: never "(none)".
+                    Some(d) if !d.values_known => out.push_str("attributes not in the input"),
                     _ => out.push_str("(none)"),
                 },
                 Piece::Value(..) if self.redact => out.push_str(REDACTED),

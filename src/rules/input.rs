@@ -73,4 +73,8 @@ pub struct DriftFacts<'a> {
     pub attributes: &'a [String],
     /// For an object deleted outside Terraform, what it was (type and id).
     pub deleted: Option<&'a crate::drift::DeletedObject>,
+    /// True when the object was deleted outside Terraform (with or without `deleted`).
+    pub removed: bool,
+    /// False when the input carries no values (a plan log): the attributes are not known.
+    pub values_known: bool,
 }

@@ -127,7 +127,7 @@
 //! | `{module}` | its module address, or `(root)` |
 //! | `{action}` | `create`, `update`, `delete`, `replace`, `read`, `no-op` or `forget` |
 //! | `{drift}` | `minor`, `structural`, `not-relevant`, or `(none)` |
-//! | `{drift.attributes}` | the drifted attributes, comma-separated; for an object deleted outside Terraform, `deleted outside Terraform: TYPE, id ID`; else `(none)` |
+//! | `{drift.attributes}` | the drifted attributes, comma-separated; for an object deleted outside Terraform, `deleted outside Terraform: TYPE, id ID` (or `deleted outside Terraform`); for an input without values (a plan log), `attributes not in the input`; else `(none)` |
 //! | `{count}` | aggregates only: the number of matching resources |
 //! | `{var.NAME}` | the label or variable `NAME` |
 //! | `{before.PATH}` `{after.PATH}` | a value of the resource |

@@ -44,19 +44,39 @@ pub fn DriftPanel() -> impl IntoView {
                  structural. Open `terraform show -json` of the saved plan for the attributes."
             </p>
         });
+        // Why the list may not be all the drift there is (planning failed, a partial input, an
+        // old Terraform): said in place of "No drift", or above the list.
+        let incomplete = crate::drift::incompleteness(
+            &loaded.doc,
+            &loaded.analysis.planning,
+            drift.resources.len(),
+        );
         if drift.resources.is_empty() {
             return Some(
                 view! {
                     <section class="panel drift-panel" data-testid="drift-panel">
                         {driftctl}
-                        <p class="panel-empty" data-testid="no-drift">
-                            {if loaded.doc.source.is_state() {
-                                // A state is what Terraform recorded; it cannot say what changed since.
-                                crate::model::planning::STATE_NO_DRIFT
-                            } else {
-                                "No drift: nothing changed outside of Terraform."
-                            }}
-                        </p>
+                        {if loaded.doc.source.is_state() {
+                            // A state is what Terraform recorded; it cannot say what changed since.
+                            view! {
+                                <p class="panel-empty" data-testid="no-drift">
+                                    {crate::model::planning::STATE_NO_DRIFT}
+                                </p>
+                            }
+                            .into_any()
+                        } else if let Some(why) = incomplete {
+                            view! {
+                                <p class="banner banner-warn" data-testid="drift-incomplete">{why}</p>
+                            }
+                            .into_any()
+                        } else {
+                            view! {
+                                <p class="panel-empty" data-testid="no-drift">
+                                    "No drift: nothing changed outside of Terraform."
+                                </p>
+                            }
+                            .into_any()
+                        }}
                     </section>
                 }
                 .into_any(),
@@ -93,6 +113,9 @@ pub fn DriftPanel() -> impl IntoView {
             view! {
                 <section class="panel drift-panel" data-testid="drift-panel">
                     {driftctl}
+                    {incomplete.map(|why| view! {
+                        <p class="banner banner-warn" data-testid="drift-incomplete">{why}</p>
+                    })}
                     {refresh_only}
                     {no_values}
                     <div class="drift-filter" role="group" aria-label="Severity">

@@ -431,6 +431,12 @@ fn VirtualList() -> impl IntoView {
                             "Planning failed before Terraform planned any change: there is nothing to list."
                         } else if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.rows.is_empty() && l.doc.source.is_state())) {
                             "This state holds no resources."
+                        } else if state.filter.with(|f| *f == Default::default())
+                            && state.loaded.with(|l| l.as_ref().is_some_and(|l| l.analysis.planning.is_incomplete()))
+                        {
+                            // Not "no changes": the input is not the whole plan (the banner says why).
+                            "No resource change was read, but this is not the whole plan (see why above): \
+                             it may have changes that are not shown here."
                         } else if state.filter.with(|f| *f == Default::default()) {
                             "No resource changes in this plan. Tick “Show unchanged” to list no-ops."
                         } else {

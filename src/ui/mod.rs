@@ -197,10 +197,15 @@ fn Tabs() -> impl IntoView {
         <nav class="tabs" role="tablist">
             {tab_button(Tab::Resources, "Resources", None)}
             {tab_button(Tab::Graph, "Graph", None)}
-            // A state cannot show drift: no count, which would read as "no drift" (the tab says why).
+            // A state cannot show drift, and a failed, partial or old plan may not show it: no
+            // count of 0, which would read as "no drift" (the tab says why).
             {tab_button(Tab::Drift, "Drift", Some(Signal::derive(move || {
-                let state_open = state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state()));
-                (!state_open).then(|| count(|l| l.analysis.drift.resources.len()))
+                let unknown = state.loaded.with(|l| l.as_ref().is_some_and(|l| {
+                    l.doc.source.is_state()
+                        || (l.analysis.drift.resources.is_empty()
+                            && crate::drift::incompleteness(&l.doc, &l.analysis.planning, 0).is_some())
+                }));
+                (!unknown).then(|| count(|l| l.analysis.drift.resources.len()))
             })))}
             {tab_button(Tab::Rules, "Rules", Some(Signal::derive(move || {
                 // The same count as the Rules tab's heading: both read Evaluation::tally.

@@ -303,9 +303,9 @@ pub fn ShareDialog() -> impl IntoView {
                         })}
                         {(!p.masking.plan_has_marks && !p.already_redacted).then(|| view! {
                             <p class="banner banner-warn" role="note" data-testid="share-no-marks">
-                                <strong>"This plan has no sensitivity marks. "</strong>
+                                <strong>"This plan marks no resource value sensitive. "</strong>
                                 {format!(
-                                    "Terraform before 0.15 did not write them, so Planlens cannot know which values are secret. It masked {} by name; a secret under any other name would be in the link with the plan. Share the redacted link unless you have checked the plan. The pull-request comment links the redacted form.",
+                                    "Terraform before 0.15 marked only outputs declared sensitive, so Planlens cannot know which other values are secret. It masked {} by name; a secret under any other name would be in the link with the plan. Share the redacted link unless you have checked the plan. The pull-request comment links the redacted form.",
                                     count(p.masking.masked_by_name, "value", "values"),
                                 )}
                             </p>

@@ -50,6 +50,28 @@ test.describe("Drift", () => {
     await expect(item(page, "tfcoremock_simple_resource.drift")).toHaveAttribute("data-severity", "structural");
   });
 
+  test("a failed plan, or one from a Terraform that reports no drift, never says 'No drift'", async ({ page }) => {
+    await gotoApp(page);
+    await openPlan(page, join(FIXTURES, "plan_errored.json"));
+    await page.getByTestId("tab-drift").click();
+    await expect(page.getByTestId("drift-incomplete")).toContainText("Drift not known: planning failed");
+    await expect(page.getByTestId("no-drift")).toHaveCount(0);
+    await expect(page.getByTestId("tab-drift").locator(".tab-count")).toHaveCount(0);
+
+    await openPlan(page, join(FIXTURES, "tf0_14_unmarked_secrets.json"));
+    await page.getByTestId("tab-drift").click();
+    await expect(page.getByTestId("drift-incomplete")).toContainText(
+      "Drift not known: Terraform 0.14.11 wrote this plan, and Terraform reports drift in its plans only since 0.15.4.",
+    );
+    await expect(page.getByTestId("no-drift")).toHaveCount(0);
+
+    // A plan of today's Terraform that lists none has none.
+    await openPlan(page, join(FIXTURES, "forget.json"));
+    await page.getByTestId("tab-drift").click();
+    await expect(page.getByTestId("no-drift")).toHaveText("No drift: nothing changed outside of Terraform.");
+    await expect(page.getByTestId("tab-drift").locator(".tab-count")).toHaveText("0");
+  });
+
   test("a drift report opened while the graph shows keeps the graph, and leaving it mid-frame is safe", async ({ page }) => {
     await gotoApp(page, "#tab=graph");
     await openPlan(page, join(FIXTURES, "drift_effects.json"));

@@ -121,6 +121,16 @@ for (const [device, viewport] of [
       await choose(page, "apply.log", read("apply_log.jsonl"));
       await expect(page.getByTestId("load-error")).toContainText("This is the log of `terraform apply -json`");
       await expect(page.getByTestId("load-error")).toBeVisible();
+      // Text that is not a plan says what it is, not "This is not JSON".
+      for (const [name, says] of [
+        ["not_plans/atlantis_apply_comment.md", "This is an Atlantis comment of `apply`"],
+        ["not_plans/driftctl_text_output.txt", "This is driftctl's text output"],
+        ["not_plans/terraform_0_11_apply.log", "This is the output of `terraform apply`"],
+      ]) {
+        await choose(page, name.split("/")[1], read(name));
+        await expect(page.getByTestId("load-error"), name).toContainText(says);
+        await expect(page.getByTestId("load-error"), name).not.toContainText("not JSON");
+      }
     });
 
     test("a shown state opens as a state in every encoding: its line, no verdict, no \"No changes.\"", async ({ page }) => {

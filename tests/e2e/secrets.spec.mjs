@@ -28,7 +28,7 @@ for (const [width, height] of [[1400, 860], [390, 844]]) {
       await page.getByRole("tab", { name: /Outputs/ }).click();
       await expect(page.locator("body")).toContainText("db_password");
       await page.getByRole("tab", { name: /Rules/ }).click();
-      await expect(page.getByTestId("mask-this-plan")).toContainText("no sensitivity marks");
+      await expect(page.getByTestId("mask-this-plan")).toContainText("marks no resource value sensitive");
       await expect(page.getByTestId("mask-this-plan")).toContainText("9 values are masked by name");
       expect(await page.locator("body").innerText()).not.toMatch(/SECRET-/);
     });
@@ -40,7 +40,7 @@ for (const [width, height] of [[1400, 860], [390, 844]]) {
       await page.getByTestId("share").click();
       const dialog = page.getByTestId("share-dialog");
       await expect(dialog.getByTestId("share-markdown")).toBeVisible();
-      await expect(dialog.getByTestId("share-no-marks")).toContainText("This plan has no sensitivity marks.");
+      await expect(dialog.getByTestId("share-no-marks")).toContainText("This plan marks no resource value sensitive.");
       await expect(dialog.getByTestId("share-no-marks")).toContainText("masked 9 values by name");
       await expect(dialog.getByTestId("share-promise")).toContainText("a secret under another name would too");
       // The redacted link comes first.

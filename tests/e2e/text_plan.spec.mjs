@@ -96,6 +96,14 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("banner-text-plan")).toBeVisible();
       await expect(rowByAddress(page, "aws_instance.app")).toHaveAttribute("data-action", "update");
 
+      // A comment of two projects planning the same address is never judged as one plan.
+      await openPlan(page, join(DIR, "atlantis_two_projects.md"));
+      await expect(page.getByTestId("banner-incomplete")).toContainText(
+        "this Atlantis comment holds the plans of 2 projects (dir: `envs` workspace: `staging`; dir: `envs` workspace: `production`)",
+      );
+      await expect(page.getByTestId("plan-summary")).toContainText("Read from 2 plans of one Atlantis comment as one");
+      await expect(page.getByTestId("verdict")).toContainText(/needs approval/i);
+
       await openPlan(page, join(DIR, "tf_controller_drift_message_cut.txt"));
       await expect(page.getByTestId("banner-incomplete")).toContainText("it was cut");
       await expect(page.getByTestId("plan-summary")).toHaveText(
@@ -103,6 +111,20 @@ for (const [device, viewport] of [
       );
       await expect(page.getByTestId("verdict")).toContainText(/plan incomplete/i);
       await page.screenshot({ path: `test-results/text-plan-${device}-cut.png` });
+    });
+
+    test("a text whose changes do not add up to its Plan: line never says there are none", async ({ page }) => {
+      // Terraform 0.11's `- ADDRESS` lines are not read: nothing is read, but the text plans a destroy.
+      await gotoApp(page);
+      await openPlan(page, join(DIR, "terraform_0_11_destroy.txt"));
+      await expect(page.getByTestId("banner-incomplete")).toContainText("do not add up");
+      await expect(page.getByTestId("verdict")).toContainText(/plan incomplete/i);
+      await expect(page.getByTestId("list-empty")).toContainText("not the whole plan");
+      await expect(page.getByTestId("list-empty")).not.toContainText("No resource changes in this plan");
+      await page.getByTestId("tab-drift").click();
+      await expect(page.getByTestId("drift-incomplete")).toContainText("Drift not known: this is not the whole plan");
+      await expect(page.getByTestId("no-drift")).toHaveCount(0);
+      await expect(page.getByTestId("tab-drift").locator(".tab-count")).toHaveCount(0);
     });
   });
 }

@@ -65,7 +65,7 @@ pub fn MaskSettings() -> impl IntoView {
                     format!("In this plan, {masked} (besides those the plan marks sensitive).")
                 } else {
                     format!(
-                        "This plan has no sensitivity marks (Terraform before 0.15 wrote none): {masked}, and any secret under another name is shown as it is."
+                        "This plan marks no resource value sensitive (Terraform before 0.15 marked only outputs declared sensitive): {masked}, and any secret under another name is shown as it is."
                     )
                 })
             })
