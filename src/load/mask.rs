@@ -294,26 +294,6 @@ fn edits_for(
 /// writes no `before_sensitive`/`after_sensitive` on output changes, only these, so they are read
 /// (three small parses) only when an output change carries no mirror at all.
 fn declared_sensitive_outputs(plan: &crate::model::Plan) -> Vec<String> {
-    #[derive(serde::Deserialize)]
-    struct Outputs {
-        #[serde(default)]
-        outputs: std::collections::BTreeMap<String, Declared>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Declared {
-        #[serde(default)]
-        sensitive: bool,
-    }
-    #[derive(serde::Deserialize)]
-    struct State {
-        #[serde(default)]
-        values: Option<Outputs>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Configuration {
-        #[serde(default)]
-        root_module: Option<Outputs>,
-    }
     let unmarked = plan
         .output_changes
         .values()
@@ -321,28 +301,31 @@ fn declared_sensitive_outputs(plan: &crate::model::Plan) -> Vec<String> {
     if !unmarked {
         return Vec::new();
     }
-    let parse =
-        |raw: Option<&RawValue>| -> Option<Outputs> { serde_json::from_str(raw?.get()).ok() };
-    let state = |raw: Option<&RawValue>| -> Option<Outputs> {
-        serde_json::from_str::<State>(raw?.get()).ok()?.values
+    // `Value`, not typed structs: its deserializer is in the module already (no new code), and
+    // only old plans get here.
+    let outputs = |raw: Option<&RawValue>, pointer: &str| -> Vec<String> {
+        let Some(value) = raw.and_then(|r| serde_json::from_str::<Value>(r.get()).ok()) else {
+            return Vec::new();
+        };
+        match value.pointer(pointer) {
+            Some(Value::Object(outputs)) => outputs
+                .iter()
+                .filter(|(_, o)| o.get("sensitive") == Some(&Value::Bool(true)))
+                .map(|(name, _)| name.clone())
+                .collect(),
+            _ => Vec::new(),
+        }
     };
-    let configuration = plan
-        .configuration
-        .and_then(|raw| serde_json::from_str::<Configuration>(raw.get()).ok())
-        .and_then(|c| c.root_module);
-    let mut names: Vec<String> = [
-        parse(plan.planned_values),
-        state(plan.prior_state),
-        configuration,
-    ]
-    .into_iter()
-    .flatten()
-    .flat_map(|o| o.outputs)
-    .filter(|(_, d)| d.sensitive)
-    .map(|(name, _)| name)
-    .collect();
-    names.sort_unstable();
-    names.dedup();
+    let mut names = outputs(plan.planned_values, "/outputs");
+    for name in outputs(plan.prior_state, "/values/outputs")
+        .into_iter()
+        .chain(outputs(plan.configuration, "/root_module/outputs"))
+    {
+        // A plan has a few outputs: no sort (a new one would be compiled for it).
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
     names
 }
 
