@@ -38,7 +38,8 @@
 //! resource with the action, listed in [`TextPlanFacts::unread`]: values are never invented.
 //! Nested blocks are written as lists of objects (a text does not say whether a block is a single
 //! object). Lines that are neither the plan nor Terraform's known wording are skipped and counted.
-//! Terraform 0.12 and later and OpenTofu wording are read.
+//! Terraform 0.12 and later and OpenTofu wording are read, and Terraform 0.11 resource lines
+//! (`-/+ ADDRESS (new resource required)`: their action, not their values).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -619,6 +620,48 @@ struct Header {
     previous: Option<String>,
     importing: bool,
     deposed: Option<String>,
+}
+
+/// A resource line of Terraform 0.11's plan text, which has no `# … will be …` headers: the
+/// action's symbol, then the address, then notes (`-/+ aws_instance.db (tainted) (new resource
+/// required)`, `  - aws_sqs_queue.jobs`, ` <= data.aws_ami.ubuntu`). Its attributes follow as
+/// `name: "old" => "new"` lines, which are not read (the resource is listed as unread).
+fn header_0_11(sigil: Sigil, rest: &str) -> Option<Header> {
+    let action = match sigil {
+        Sigil::Add => Action::Create,
+        Sigil::Remove => Action::Delete,
+        Sigil::Change => Action::Update,
+        Sigil::DeleteCreate => Action::Replace(ReplaceOrder::DeleteThenCreate),
+        Sigil::CreateDelete => Action::Replace(ReplaceOrder::CreateThenDelete),
+        Sigil::Read => Action::Read,
+        _ => return None,
+    };
+    let rest = rest.trim_end();
+    let (address, notes) = rest.split_once(" (").unwrap_or((rest, ""));
+    // An address alone: not a symbol legend line (`  + create`), an output (`+ x = 1`) or a value.
+    if address.is_empty() || address.contains([' ', '"', '=', ':', '{']) {
+        return None;
+    }
+    let parsed = Address::parse(address).ok()?;
+    if (action == Action::Read) != parsed.is_data {
+        return None;
+    }
+    Some(Header {
+        address: address.to_string(),
+        action,
+        drift: false,
+        reason: if notes.contains("tainted)") {
+            Some("replace_because_tainted")
+        } else if notes.contains("new resource required)") {
+            Some("replace_because_cannot_update")
+        } else {
+            None
+        },
+        previous: None,
+        importing: false,
+        // 0.11 names no deposed object's key: `(deposed)` is read as the resource's own line.
+        deposed: None,
+    })
 }
 
 /// Reads a resource header comment (without `# `).
@@ -1259,6 +1302,15 @@ impl<'t> Reader<'t> {
                 self.closed = false;
                 continue;
             }
+            if indent <= 3
+                && !in_outputs
+                && let Some(h) = header_0_11(sigil, rest)
+            {
+                self.pos += 1;
+                self.resource_0_11(indent, h);
+                self.closed = false;
+                continue;
+            }
             if in_outputs && (sigil != Sigil::None || indent >= 2) {
                 // Terraform prints output changes after the `Plan:` line: they do not reopen it.
                 self.output(sigil, rest.to_string());
@@ -1291,6 +1343,28 @@ impl<'t> Reader<'t> {
                 self.facts.skipped_lines += 1;
             }
         }
+    }
+
+    /// A Terraform 0.11 resource ([`header_0_11`]): its action, and its attribute lines skipped
+    /// (their values are not read, so it is listed as unread).
+    fn resource_0_11(&mut self, indent: usize, h: Header) {
+        while let Some(line) = self.line() {
+            let (inner, sigil, rest) = split_sigil(line);
+            if rest.is_empty() || inner <= indent || sigil != Sigil::None || !rest.contains(':') {
+                break;
+            }
+            self.pos += 1;
+        }
+        let change = TextChange {
+            address: h.address.clone(),
+            action: h.action,
+            reason: h.reason.map(str::to_string),
+            previous_address: None,
+            importing: false,
+            deposed: h.deposed.clone(),
+        };
+        let entry = self.entry_json(&h, h.reason.map(str::to_string), None, None);
+        self.changes.push((change, entry));
     }
 
     fn note_tool(&mut self, rest: &str) {

@@ -114,17 +114,25 @@ for (const [device, viewport] of [
     });
 
     test("a text whose changes do not add up to its Plan: line never says there are none", async ({ page }) => {
-      // Terraform 0.11's `- ADDRESS` lines are not read: nothing is read, but the text plans a destroy.
+      // A CI step filtered one resource's block out: one create is read, the text plans two.
       await gotoApp(page);
-      await openPlan(page, join(DIR, "terraform_0_11_destroy.txt"));
+      await openPlan(page, join(DIR, "plan_line_disagrees.txt"));
       await expect(page.getByTestId("banner-incomplete")).toContainText("do not add up");
       await expect(page.getByTestId("verdict")).toContainText(/plan incomplete/i);
-      await expect(page.getByTestId("list-empty")).toContainText("not the whole plan");
-      await expect(page.getByTestId("list-empty")).not.toContainText("No resource changes in this plan");
+      // Only the no-ops hidden: the list's empty state must not say there are no changes.
+      await expect(rowByAddress(page, "aws_s3_bucket.assets")).toHaveAttribute("data-action", "create");
       await page.getByTestId("tab-drift").click();
       await expect(page.getByTestId("drift-incomplete")).toContainText("Drift not known: this is not the whole plan");
       await expect(page.getByTestId("no-drift")).toHaveCount(0);
       await expect(page.getByTestId("tab-drift").locator(".tab-count")).toHaveCount(0);
+
+      // Terraform 0.11's wording: each resource with its action, values not read.
+      await openPlan(page, join(DIR, "terraform_0_11_plan.txt"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 3 to add, 1 to change, 3 to destroy.");
+      await expect(page.getByTestId("banner-incomplete")).toHaveCount(0);
+      await expect(rowByAddress(page, "module.queue.aws_sqs_queue.jobs")).toHaveAttribute("data-action", "delete");
+      await expect(rowByAddress(page, "aws_instance.web")).toHaveAttribute("data-action", /replace/);
+      await expect(page.getByTestId("verdict")).toContainText(/needs approval/i);
     });
   });
 }
