@@ -836,7 +836,8 @@ fn an_atlantis_comment_with_several_projects_is_never_judged_as_one_plan() {
     ];
     assert_eq!(
         planning,
-        planlens::model::summary::Planning::Projects {
+        planlens::model::summary::Planning::Several {
+            plans: 2,
             projects: projects.clone()
         }
     );
@@ -863,4 +864,45 @@ fn an_atlantis_comment_with_several_projects_is_never_judged_as_one_plan() {
         planlens::model::summary::Planning::of(&one),
         planlens::model::summary::Planning::Complete
     );
+}
+
+#[test]
+fn a_text_of_several_plans_is_never_judged_as_one() {
+    // A terragrunt run-all of two modules: each plans `aws_s3_bucket.this` (one creates it, one
+    // destroys it). Read as one plan, only one of the two shows: judged incomplete, saying so.
+    let doc = own("terragrunt_run_all.txt");
+    let planning = planlens::model::summary::Planning::of(&doc);
+    assert_eq!(
+        planning,
+        planlens::model::summary::Planning::Several {
+            plans: 2,
+            projects: Vec::new()
+        }
+    );
+    assert!(
+        planning
+            .sentence()
+            .unwrap()
+            .starts_with("Plan incomplete: this text holds 2 plans"),
+        "{planning:?}"
+    );
+    assert!(
+        planlens::Summary::of(&doc)
+            .headline(&doc)
+            .ends_with("Read from 2 plans as one: open each on its own.")
+    );
+    assert_ne!(
+        evaluate(&doc).verdict,
+        planlens::model::findings::Verdict::Pass
+    );
+    // A PR comment that repeats its plan's `Plan:` line before the plan (tfcmt) holds one plan.
+    let tfcmt = own("tfcmt_comment.md");
+    assert_eq!(
+        planlens::model::summary::Planning::of(&tfcmt),
+        planlens::model::summary::Planning::Complete
+    );
+    let Source::TextPlan(facts) = &tfcmt.source else {
+        panic!("not a text plan")
+    };
+    assert_eq!(facts.plans, 1);
 }

@@ -200,6 +200,7 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         closed: false,
         failed: false,
         depth: 0,
+        since_end: false,
     };
     reader.facts.cleaned = cleaning.notes();
     reader.facts.projects = atlantis_projects(&lines);
@@ -1277,6 +1278,8 @@ struct Reader<'t> {
     failed: bool,
     /// How many bodies, lists and maps the reader is inside.
     depth: usize,
+    /// A resource was read since the last plan's end (`Plan:` or `No changes.`).
+    since_end: bool,
 }
 
 impl<'t> Reader<'t> {
@@ -1323,9 +1326,11 @@ impl<'t> Reader<'t> {
             } else if let Some(s) = summary_line(rest) {
                 self.facts.summary_line = Some(s);
                 self.closed = true;
+                self.plan_end();
             } else if rest.starts_with("No changes.") {
                 self.facts.no_changes = true;
                 self.closed = true;
+                self.plan_end();
             } else if is_apply_end(rest) {
                 self.facts.applied = true;
             } else if rest.starts_with("This is a refresh-only plan")
@@ -1343,6 +1348,16 @@ impl<'t> Reader<'t> {
                 self.facts.skipped_lines += 1;
             }
         }
+    }
+
+    /// A plan's end (`Plan:` or `No changes.`): another plan when resources were read since the
+    /// last end (a PR comment repeats a plan's `Plan:` line before or after it; a plan with no
+    /// changes is not counted, which only counts fewer).
+    fn plan_end(&mut self) {
+        if self.since_end {
+            self.facts.plans += 1;
+        }
+        self.since_end = false;
     }
 
     /// A Terraform 0.11 resource ([`header_0_11`]): its action, and its attribute lines skipped
@@ -1365,6 +1380,7 @@ impl<'t> Reader<'t> {
         };
         let entry = self.entry_json(&h, h.reason.map(str::to_string), None, None);
         self.changes.push((change, entry));
+        self.since_end = true;
     }
 
     fn note_tool(&mut self, rest: &str) {
@@ -1459,6 +1475,7 @@ impl<'t> Reader<'t> {
             deposed: h.deposed.clone(),
         };
         let entry = self.entry_json(&h, reason, import_id, parsed.as_deref());
+        self.since_end = true;
         if h.drift {
             self.drift.push((change, entry));
         } else {

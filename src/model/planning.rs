@@ -70,11 +70,14 @@ pub enum Planning {
     /// text): it may show only some of the plan's changes, or mix plans. Judged as an incomplete
     /// plan, never "pass".
     TextShort,
-    /// A PR comment that holds the plans of several Atlantis projects (the text's `### 1. dir:
-    /// …` headings), read as one plan: a resource two projects plan shows once, so its counts and
-    /// findings are no one project's. Judged as an incomplete plan, never "pass".
-    Projects {
-        /// The projects, as the comment's headings name them.
+    /// A text that holds several plans (a terragrunt run-all's modules, an Atlantis comment's
+    /// projects: `### 1. dir: …` headings), read as one plan: a resource two of them plan shows
+    /// once, so its counts and findings are no one plan's. Judged as an incomplete plan, never
+    /// "pass".
+    Several {
+        /// How many plans.
+        plans: usize,
+        /// The Atlantis projects, as the comment's headings name them; empty for other texts.
         projects: Vec<String>,
     },
     /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
@@ -98,7 +101,7 @@ impl Planning {
                 | Planning::Cut
                 | Planning::LogShort
                 | Planning::TextShort
-                | Planning::Projects { .. }
+                | Planning::Several { .. }
         )
     }
 
@@ -135,13 +138,19 @@ impl Planning {
             Planning::Cut => Some(CUT_SENTENCE.to_string()),
             Planning::LogShort => Some(LOG_SHORT_SENTENCE.to_string()),
             Planning::TextShort => Some(TEXT_SHORT_SENTENCE.to_string()),
-            Planning::Projects { projects } => Some(format!(
+            Planning::Several { projects, .. } if !projects.is_empty() => Some(format!(
                 "Plan incomplete: this Atlantis comment holds the plans of {} ({}), read here as \
                  one, so a resource planned in more than one shows once and the counts and \
                  findings are no one project's. Open each project's plan on its own (its section \
                  of the comment, or `terraform show -json` of its plan).",
                 count(projects.len(), "project", "projects"),
                 crate::model::text::visible(&projects.join("; ")),
+            )),
+            Planning::Several { plans, .. } => Some(format!(
+                "Plan incomplete: this text holds {plans} plans ({plans} `Plan:` lines or `No \
+                 changes.`, as a terragrunt run-all prints), read here as one, so a resource \
+                 planned in more than one shows once and the counts and findings are no one \
+                 plan's. Open each plan on its own (or `terraform show -json` of each)."
             )),
             Planning::Incomplete { deferred: 0 } => Some(
                 "Plan incomplete: Terraform left part of the configuration out of this plan \

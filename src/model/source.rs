@@ -140,9 +140,14 @@ pub struct TextPlanFacts {
     pub cut: bool,
     /// The projects of an Atlantis comment that holds the plans of several (`### 1. dir: `.`
     /// workspace: `default``, …): read as one plan, they are judged as such
-    /// ([`super::planning::Planning::Projects`]).
+    /// ([`super::planning::Planning::Several`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub projects: Vec<String>,
+    /// How many plans the text holds: its plans' ends (`Plan:` lines, `No changes.`) with
+    /// resources between them (a terragrunt run-all prints one per module; a PR comment that
+    /// repeats a plan's `Plan:` line after it counts once).
+    #[serde(default)]
+    pub plans: usize,
     /// True when the text goes on past the plan into an apply's end ("Apply complete!
     /// Resources: …"): the output of `terraform apply`, whose changes were already applied.
     #[serde(default)]

@@ -41,10 +41,15 @@ impl Planning {
             return Planning::LogShort;
         }
         if let Source::TextPlan(facts) = &doc.source
-            && facts.projects.len() > 1
+            && (facts.projects.len() > 1 || facts.plans > 1)
         {
-            return Planning::Projects {
-                projects: facts.projects.clone(),
+            return Planning::Several {
+                plans: facts.plans.max(facts.projects.len()),
+                projects: if facts.projects.len() > 1 {
+                    facts.projects.clone()
+                } else {
+                    Vec::new()
+                },
             };
         }
         if let Source::TextPlan(facts) = &doc.source
@@ -172,10 +177,14 @@ impl Summary {
                 "{} The log is missing lines: there may be more changes.",
                 self.sentence()
             ),
-            Planning::Projects { projects } => format!(
-                "{} Read from {} plans of one Atlantis comment as one: open each on its own.",
+            Planning::Several { plans, projects } => format!(
+                "{} Read from {plans} plans{} as one: open each on its own.",
                 self.sentence(),
-                projects.len()
+                if projects.is_empty() {
+                    ""
+                } else {
+                    " of one Atlantis comment"
+                },
             ),
             Planning::TextShort => match &doc.source {
                 Source::TextPlan(f) => match &f.summary_line {

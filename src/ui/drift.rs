@@ -35,7 +35,7 @@ pub fn DriftPanel() -> impl IntoView {
         let refresh_only = crate::drift::is_refresh_only(&loaded.doc).then(|| view! {
             <p class="banner banner-info" data-testid="refresh-only">
                 "This is a refresh-only plan: Terraform will not undo these changes. Applying it records \
-                 the values above in the state."
+                 the values listed below in the state."
             </p>
         });
         let no_values = (!loaded.doc.source.has_values() && !drift.resources.is_empty()).then(|| view! {

@@ -53,6 +53,10 @@ pub fn FleetView() -> impl IntoView {
             if rows.len() == 1 { "" } else { "s" }
         );
         let needs_human = rows.iter().filter(|r| r.attention.needs_human()).count();
+        let pending = rows
+            .iter()
+            .filter(|r| r.attention == crate::fleet::Attention::Pending)
+            .count();
         let chips = counts
             .iter()
             .map(|(&attention, &n)| {
@@ -131,7 +135,10 @@ pub fn FleetView() -> impl IntoView {
                     <h2 class="fleet-title" data-testid="fleet-summary">
                         "Fleet: " {headline}
                         <span class="fleet-needs">
-                            {if needs_human == 0 {
+                            {if needs_human == 0 && pending > 0 {
+                                // Not "nothing needs a person" before the controller has judged.
+                                format!(" — {pending} with no verdict yet")
+                            } else if needs_human == 0 {
                                 " — nothing needs a person".to_string()
                             } else {
                                 format!(" — {needs_human} need{} a person", if needs_human == 1 { "s" } else { "" })

@@ -18,6 +18,9 @@ pub fn OutputsPanel() -> impl IntoView {
         if loaded.outputs.is_empty() {
             let text = if in_state {
                 "This state has no outputs."
+            } else if loaded.analysis.planning.failed() {
+                // Terraform stopped before it planned the outputs: not "no outputs".
+                "Planning failed before Terraform planned the outputs: they are not known."
             } else {
                 "This plan changes no outputs."
             };
@@ -72,6 +75,8 @@ pub fn ChecksPanel() -> impl IntoView {
             // A state's own check_results (of its last apply) are not read: say so, not "none".
             let text = if loaded.doc.source.is_state() {
                 "Planlens does not show a state's check results (check_results of its last apply)."
+            } else if loaded.analysis.planning.failed() {
+                "Planning failed before Terraform checked the conditions: their results are not known."
             } else {
                 "This plan has no check results (check blocks, preconditions or postconditions)."
             };

@@ -57,6 +57,11 @@ test.describe("Drift", () => {
     await expect(page.getByTestId("drift-incomplete")).toContainText("Drift not known: planning failed");
     await expect(page.getByTestId("no-drift")).toHaveCount(0);
     await expect(page.getByTestId("tab-drift").locator(".tab-count")).toHaveCount(0);
+    // Nor "no outputs" or "no check results": Terraform stopped before it planned them.
+    await page.getByTestId("tab-outputs").click();
+    await expect(page.locator(".panel-empty")).toHaveText("Planning failed before Terraform planned the outputs: they are not known.");
+    await page.getByTestId("tab-checks").click();
+    await expect(page.getByTestId("checks-empty")).toContainText("their results are not known");
 
     await openPlan(page, join(FIXTURES, "tf0_14_unmarked_secrets.json"));
     await page.getByTestId("tab-drift").click();
