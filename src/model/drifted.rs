@@ -104,7 +104,8 @@ pub enum PlanEffect {
     /// The object was deleted outside Terraform and the plan creates it again.
     Recreates,
     /// The plan has no change for it (refresh-only plans and drift reports), or a no-op for an
-    /// object deleted outside Terraform.
+    /// object deleted outside Terraform: "plan does not change it" (not "not in plan": a no-op
+    /// row may be in the plan).
     NotInPlan,
     /// The input has no values to compare (plan logs), or the planned values are unknown.
     Unknown,
@@ -156,7 +157,7 @@ impl PlanEffect {
             PlanEffect::Replaces => "plan replaces it",
             PlanEffect::Destroys => "plan destroys it",
             PlanEffect::Recreates => "plan recreates it",
-            PlanEffect::NotInPlan => "not in plan",
+            PlanEffect::NotInPlan => "plan does not change it",
             PlanEffect::Unknown => "effect unknown",
         }
     }
