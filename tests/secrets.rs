@@ -79,6 +79,16 @@ fn collect(v: &Value, under: bool, mask: &Mask, out: &mut Vec<String>) {
     }
 }
 
+/// Every string inside `v`, at any depth.
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+        Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+        _ => {}
+    }
+}
+
 /// Values the plan itself marks sensitive (`before`/`after` against their `*_sensitive` mirrors).
 fn marked(v: &Value, out: &mut Vec<String>) {
     fn under_marks(value: &Value, marks: &Value, out: &mut Vec<String>) {
@@ -96,14 +106,6 @@ fn marked(v: &Value, out: &mut Vec<String>) {
                     under_marks(x, mark, out);
                 }
             }
-            _ => {}
-        }
-    }
-    fn strings(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::String(s) => out.push(s.clone()),
-            Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
-            Value::Object(map) => map.values().for_each(|i| strings(i, out)),
             _ => {}
         }
     }
@@ -146,14 +148,6 @@ fn state_marked(v: &Value, out: &mut Vec<String>) {
             _ => {}
         }
     }
-    fn strings(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::String(s) => out.push(s.clone()),
-            Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
-            Value::Object(map) => map.values().for_each(|i| strings(i, out)),
-            _ => {}
-        }
-    }
     match v {
         Value::Object(map) => {
             if let (Some(attributes), Some(paths)) =
@@ -183,14 +177,6 @@ fn state_marked(v: &Value, out: &mut Vec<String>) {
 /// The values of outputs a plan declares sensitive in its configuration (`sensitive: true`
 /// beside an expression, no value): Terraform before 0.15 marks nothing on their output changes.
 fn declared_outputs(v: &Value, out: &mut Vec<String>) {
-    fn strings(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::String(s) => out.push(s.clone()),
-            Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
-            Value::Object(map) => map.values().for_each(|i| strings(i, out)),
-            _ => {}
-        }
-    }
     let Some(Value::Object(declared)) = v.pointer("/configuration/root_module/outputs") else {
         return;
     };

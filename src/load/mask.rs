@@ -235,20 +235,7 @@ fn edits_for(
     masked: &mut usize,
     edits: &mut Vec<Edit>,
 ) -> Result<(), ()> {
-    for (value, mirror, value_key, mirror_key) in [
-        (
-            change.before,
-            change.before_sensitive,
-            "before",
-            "before_sensitive",
-        ),
-        (
-            change.after,
-            change.after_sensitive,
-            "after",
-            "after_sensitive",
-        ),
-    ] {
+    for (value, mirror, value_key, mirror_key) in sides(change) {
         let Some(value) = value else { continue };
         if !under && !mask.may_match_in(value.get()) {
             continue;
@@ -265,28 +252,69 @@ fn edits_for(
         }
         *masked += marks.uncovered(&existing);
         marks.merge_into(&mut existing);
-        let widened = existing.to_string();
-        match mirror {
-            Some(m) => {
-                let start = offset_in(text, m).ok_or(())?;
-                edits.push(Edit {
-                    start,
-                    end: start + m.get().len(),
-                    with: widened,
-                });
-            }
-            None => {
-                let value_start = offset_in(text, value).ok_or(())?;
-                let at = key_start(text, value_start, value_key).ok_or(())?;
-                edits.push(Edit {
-                    start: at,
-                    end: at,
-                    with: format!("\"{mirror_key}\":{widened},"),
-                });
-            }
-        }
+        edits.push(mirror_edit(
+            text,
+            (value, mirror),
+            (value_key, mirror_key),
+            existing.to_string(),
+        )?);
     }
     Ok(())
+}
+
+/// A change's two sides: each value, its sensitivity mirror, and their keys.
+#[allow(clippy::type_complexity)]
+fn sides<'a>(
+    change: &crate::model::plan::Change<'a>,
+) -> [(
+    Option<&'a RawValue>,
+    Option<&'a RawValue>,
+    &'static str,
+    &'static str,
+); 2] {
+    [
+        (
+            change.before,
+            change.before_sensitive,
+            "before",
+            "before_sensitive",
+        ),
+        (
+            change.after,
+            change.after_sensitive,
+            "after",
+            "after_sensitive",
+        ),
+    ]
+}
+
+/// The edit that makes `widened` a value's mirror: written over the mirror it has, or as a new
+/// `"before_sensitive":…,` key just before the value's key.
+fn mirror_edit(
+    text: &str,
+    (value, mirror): (&RawValue, Option<&RawValue>),
+    (value_key, mirror_key): (&str, &str),
+    widened: String,
+) -> Result<Edit, ()> {
+    Ok(match mirror {
+        Some(m) => {
+            let start = offset_in(text, m).ok_or(())?;
+            Edit {
+                start,
+                end: start + m.get().len(),
+                with: widened,
+            }
+        }
+        None => {
+            let value_start = offset_in(text, value).ok_or(())?;
+            let at = key_start(text, value_start, value_key).ok_or(())?;
+            Edit {
+                start: at,
+                end: at,
+                with: format!("\"{mirror_key}\":{widened},"),
+            }
+        }
+    })
 }
 
 /// Root outputs a plan declares sensitive: `sensitive: true` under `planned_values.outputs`,
@@ -336,43 +364,18 @@ fn mark_whole(
     change: &crate::model::plan::Change,
     edits: &mut Vec<Edit>,
 ) -> Result<(), ()> {
-    for (value, mirror, value_key, mirror_key) in [
-        (
-            change.before,
-            change.before_sensitive,
-            "before",
-            "before_sensitive",
-        ),
-        (
-            change.after,
-            change.after_sensitive,
-            "after",
-            "after_sensitive",
-        ),
-    ] {
-        let Some(value) = value.filter(|v| v.get() != "null") else {
+    for (value, mirror, value_key, mirror_key) in sides(change) {
+        // A null value (`Option` reads it as `None`) and a mirror already `true` need nothing.
+        let Some(value) = value else { continue };
+        if mirror.is_some_and(|m| m.get() == "true") {
             continue;
-        };
-        match mirror {
-            Some(m) if m.get() == "true" => {}
-            Some(m) => {
-                let start = offset_in(text, m).ok_or(())?;
-                edits.push(Edit {
-                    start,
-                    end: start + m.get().len(),
-                    with: "true".to_string(),
-                });
-            }
-            None => {
-                let value_start = offset_in(text, value).ok_or(())?;
-                let at = key_start(text, value_start, value_key).ok_or(())?;
-                edits.push(Edit {
-                    start: at,
-                    end: at,
-                    with: format!("\"{mirror_key}\":true,"),
-                });
-            }
         }
+        edits.push(mirror_edit(
+            text,
+            (value, mirror),
+            (value_key, mirror_key),
+            "true".to_string(),
+        )?);
     }
     Ok(())
 }

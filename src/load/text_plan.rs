@@ -1370,17 +1370,7 @@ impl<'t> Reader<'t> {
             }
             self.pos += 1;
         }
-        let change = TextChange {
-            address: h.address.clone(),
-            action: h.action,
-            reason: h.reason.map(str::to_string),
-            previous_address: None,
-            importing: false,
-            deposed: h.deposed.clone(),
-        };
-        let entry = self.entry_json(&h, h.reason.map(str::to_string), None, None);
-        self.changes.push((change, entry));
-        self.since_end = true;
+        self.push(&h, h.reason.map(str::to_string), None, None);
     }
 
     fn note_tool(&mut self, rest: &str) {
@@ -1466,6 +1456,18 @@ impl<'t> Reader<'t> {
             }
             Some(Err(Stop::Header | Stop::TooDeep)) | None => None,
         };
+        self.push(&h, reason, import_id, parsed.as_deref());
+    }
+
+    /// Adds a read resource to the changes (or, for a drift header, to the drift), with its plan
+    /// JSON ([`Reader::entry_json`]).
+    fn push(
+        &mut self,
+        h: &Header,
+        reason: Option<String>,
+        import_id: Option<String>,
+        body: Option<&[Item]>,
+    ) {
         let change = TextChange {
             address: h.address.clone(),
             action: h.action,
@@ -1474,7 +1476,7 @@ impl<'t> Reader<'t> {
             importing: h.importing,
             deposed: h.deposed.clone(),
         };
-        let entry = self.entry_json(&h, reason, import_id, parsed.as_deref());
+        let entry = self.entry_json(h, reason, import_id, body);
         self.since_end = true;
         if h.drift {
             self.drift.push((change, entry));

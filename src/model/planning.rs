@@ -23,8 +23,8 @@ pub const LOG_SHORT_SENTENCE: &str = "Plan incomplete: the log's planned changes
 
 /// Why a text plan whose changes do not add up to its `Plan:` line is not judged as a whole plan.
 pub const TEXT_SHORT_SENTENCE: &str = "Plan incomplete: the changes Planlens read from the text do \
-     not add up to the text's own `Plan:` line (an older Terraform's wording, or several plans in \
-     one text), so it may show only some of the plan's changes. Open `terraform show -json` of the \
+     not add up to the text's own `Plan:` line (a wording Planlens does not read, or lines a CI \
+     step left out), so it may show only some of the plan's changes. Open `terraform show -json` of the \
      saved plan to review it all.";
 
 /// Why a state shows no drift, in place of "No drift" (the page's Drift tab, `planlens drift`).
@@ -66,9 +66,9 @@ pub enum Planning {
     /// only some of the plan's changes. Judged as an incomplete plan, never "pass".
     LogShort,
     /// A human-readable plan whose changes, as Planlens read them, do not add up to the text's own
-    /// `Plan:` line (an older Terraform's wording it does not read, or several plans in one
-    /// text): it may show only some of the plan's changes, or mix plans. Judged as an incomplete
-    /// plan, never "pass".
+    /// `Plan:` line (a wording it does not read, or lines a CI step left out; several plans in
+    /// one text are [`Planning::Several`]): it may show only some of the plan's changes. Judged
+    /// as an incomplete plan, never "pass".
     TextShort,
     /// A text that holds several plans (a terragrunt run-all's modules, an Atlantis comment's
     /// projects: `### 1. dir: …` headings), read as one plan: a resource two of them plan shows

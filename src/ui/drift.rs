@@ -45,38 +45,31 @@ pub fn DriftPanel() -> impl IntoView {
             </p>
         });
         // Why the list may not be all the drift there is (planning failed, a partial input, an
-        // old Terraform): said in place of "No drift", or above the list.
+        // old Terraform): said in place of "No drift", or above the list. (Never for a state.)
         let incomplete = crate::drift::incompleteness(
             &loaded.doc,
             &loaded.analysis.planning,
             drift.resources.len(),
+        )
+        .map(
+            |why| view! { <p class="banner banner-warn" data-testid="drift-incomplete">{why}</p> },
         );
         if drift.resources.is_empty() {
+            let in_state = loaded.doc.source.is_state();
+            // A state is what Terraform recorded; it cannot say what changed since.
+            let state_note = in_state.then(|| view! {
+                <p class="panel-empty" data-testid="no-drift">{crate::model::planning::STATE_NO_DRIFT}</p>
+            });
+            let no_drift = (!in_state && incomplete.is_none()).then(|| view! {
+                <p class="panel-empty" data-testid="no-drift">"No drift: nothing changed outside of Terraform."</p>
+            });
             return Some(
                 view! {
                     <section class="panel drift-panel" data-testid="drift-panel">
                         {driftctl}
-                        {if loaded.doc.source.is_state() {
-                            // A state is what Terraform recorded; it cannot say what changed since.
-                            view! {
-                                <p class="panel-empty" data-testid="no-drift">
-                                    {crate::model::planning::STATE_NO_DRIFT}
-                                </p>
-                            }
-                            .into_any()
-                        } else if let Some(why) = incomplete {
-                            view! {
-                                <p class="banner banner-warn" data-testid="drift-incomplete">{why}</p>
-                            }
-                            .into_any()
-                        } else {
-                            view! {
-                                <p class="panel-empty" data-testid="no-drift">
-                                    "No drift: nothing changed outside of Terraform."
-                                </p>
-                            }
-                            .into_any()
-                        }}
+                        {state_note}
+                        {incomplete}
+                        {no_drift}
                     </section>
                 }
                 .into_any(),
@@ -113,9 +106,7 @@ pub fn DriftPanel() -> impl IntoView {
             view! {
                 <section class="panel drift-panel" data-testid="drift-panel">
                     {driftctl}
-                    {incomplete.map(|why| view! {
-                        <p class="banner banner-warn" data-testid="drift-incomplete">{why}</p>
-                    })}
+                    {incomplete}
                     {refresh_only}
                     {no_values}
                     <div class="drift-filter" role="group" aria-label="Severity">
