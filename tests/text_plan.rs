@@ -895,6 +895,29 @@ fn a_text_of_several_plans_is_never_judged_as_one() {
         evaluate(&doc).verdict,
         planlens::model::findings::Verdict::Pass
     );
+    // No warning compares the last of its `Plan:` lines with the changes of all the plans: two
+    // plans of one create each read as 2 to add, against the last line's 1.
+    let one = |address: &str| {
+        format!(
+            "Terraform will perform the following actions:\n\n  # {address} will be created\n  \
+             + resource \"null_resource\" \"x\" {{\n      + id = (known after apply)\n    }}\n\n\
+             Plan: 1 to add, 0 to change, 0 to destroy.\n\n"
+        )
+    };
+    let text = one("null_resource.a") + &one("null_resource.b");
+    let two = planlens::load::load_plan_text(text, "run-all.txt").unwrap();
+    assert_eq!(
+        planlens::model::summary::Planning::of(&two),
+        planlens::model::summary::Planning::Several {
+            plans: 2,
+            projects: Vec::new()
+        }
+    );
+    assert!(
+        !two.warnings.iter().any(|w| w.contains("`Plan:` line says")),
+        "{:?}",
+        two.warnings
+    );
     // A PR comment that repeats its plan's `Plan:` line before the plan (tfcmt) holds one plan.
     let tfcmt = own("tfcmt_comment.md");
     assert_eq!(

@@ -305,7 +305,11 @@ pub fn warnings(facts: &TextPlanFacts, ours: &crate::model::summary::Summary) ->
             }
         ));
     }
+    // A text of several plans has several `Plan:` lines: comparing the last with all the changes
+    // says nothing (its planning status says the text holds several plans).
+    let several = facts.plans > 1 || facts.projects.len() > 1;
     if let Some(said) = facts.summary_line
+        && !several
         && !ours.agrees_with_text(&said)
     {
         out.push(format!(
