@@ -401,6 +401,39 @@ fn old_and_future_state_versions_are_refused_with_a_message() {
     assert_eq!(doc.providers, ["null"]);
 }
 
+/// `terraform show -json` of a Terraform 1.5 state whose resources are all in modules (the root
+/// module has only `child_modules`) and which carries `checks`: a plan-like key, but `values` says
+/// state. It was headlined "No changes." and passed.
+const MODULES_AND_CHECKS: &str = "states/shown_state_modules_checks.json";
+
+#[test]
+fn a_shown_state_with_only_child_modules_and_checks_is_a_state_never_judged() {
+    let doc = common::load_own(MODULES_AND_CHECKS);
+    assert!(doc.source.is_state(), "{:?}", doc.source);
+    assert_eq!(
+        addresses(&doc),
+        [
+            "module.web.aws_s3_bucket.site",
+            "module.web.random_password.admin"
+        ]
+    );
+    let path = format!("tests/fixtures/{MODULES_AND_CHECKS}");
+    let (code, out, err) = planlens(&["check", &path]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(!out.contains("pass"), "{out}");
+    assert!(
+        err.contains("This is a Terraform state, not a plan"),
+        "{err}"
+    );
+    let (code, out, err) = planlens(&["summary", &path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("State: 2 resources in 1 module (Terraform 1.5.7)."),
+        "{out}"
+    );
+    assert!(!out.contains("SECRET-STATE-CHECKS-RESULT-4242"), "{out}");
+}
+
 fn planlens(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
         .args(args)

@@ -316,21 +316,24 @@ fn has_plan_keys(plan: &Plan) -> bool {
 /// schemas are refused, never shown as "No changes.".
 fn not_a_plan_with_version(plan: &Plan, text: &str) -> Result<(), LoadError> {
     let keys = top_level_keys(text);
+    // `values` is the state's own key (a plan writes `planned_values`); a state may carry plan-like
+    // keys too (Terraform 1.5+ writes `checks` beside it), so `values` decides first.
+    if plan.values.is_some() {
+        return Err(LoadError::NotAPlan(NotAPlan::ShownState));
+    }
     if keys.iter().any(|k| PLAN_KEYS.contains(&k.as_str())) {
         return Ok(());
     }
     let only_versions = keys
         .iter()
         .all(|k| k == "format_version" || k == "terraform_version");
-    Err(LoadError::NotAPlan(
-        if plan.values.is_some() || only_versions {
-            NotAPlan::ShownState
-        } else if plan.provider_schemas.is_some() {
-            NotAPlan::ProviderSchemas
-        } else {
-            NotAPlan::OtherJson { keys }
-        },
-    ))
+    Err(LoadError::NotAPlan(if only_versions {
+        NotAPlan::ShownState
+    } else if plan.provider_schemas.is_some() {
+        NotAPlan::ProviderSchemas
+    } else {
+        NotAPlan::OtherJson { keys }
+    }))
 }
 
 /// The top-level keys of a JSON object (for the message about a file that is no known format).
