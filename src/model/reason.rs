@@ -6,14 +6,43 @@ use super::Action;
 /// (from newer Terraform versions) are shown as they are rather than hidden. A forget (a `removed`
 /// block with `destroy = false`) carries the `delete_because_*` reasons too, but nothing is
 /// destroyed: its sentence says so.
+///
+/// A reason that names another action than the change's (a no-op whose object was already deleted
+/// outside Terraform keeps its `delete_because_*` reason) never says the action happens: the
+/// sentence says what the plan does, then the reason.
 pub fn describe(reason: &str, action: Action) -> String {
     let sentence = reason_sentence(reason);
-    match sentence.strip_prefix("Destroyed because ") {
-        Some(why) if action == Action::Forget => {
-            format!("Forgotten, not destroyed (Terraform stops managing it) because {why}")
-        }
-        _ => sentence,
+    let does = match action {
+        Action::NoOp => "the plan does not change it",
+        Action::Create => "the plan creates it",
+        Action::Read => "the plan reads it",
+        Action::Update => "the plan updates it in place",
+        Action::Replace(_) => "the plan replaces it",
+        Action::Delete => "the plan destroys it",
+        Action::Forget => "the plan forgets it",
+    };
+    let fits = |prefix: &str| match prefix {
+        "Destroyed because " => matches!(action, Action::Delete),
+        "Replaced because " => matches!(action, Action::Replace(_)),
+        _ => matches!(action, Action::Read),
+    };
+    for (prefix, not) in [
+        ("Destroyed because ", "Not destroyed"),
+        ("Replaced because ", "Not replaced"),
+        ("Read during apply because ", "Not read during apply"),
+    ] {
+        let Some(why) = sentence.strip_prefix(prefix) else {
+            continue;
+        };
+        return match action {
+            _ if fits(prefix) => sentence,
+            Action::Forget if prefix == "Destroyed because " => {
+                format!("Forgotten, not destroyed (Terraform stops managing it) because {why}")
+            }
+            _ => format!("{not}: {does}, though {why}"),
+        };
     }
+    sentence
 }
 
 fn reason_sentence(reason: &str) -> String {
@@ -75,7 +104,12 @@ mod tests {
             "read_because_dependency_pending",
             "read_because_check_nested",
         ] {
-            let s = super::describe(reason, Action::Update);
+            let action = match reason.split('_').next() {
+                Some("replace") => Action::Replace(crate::model::ReplaceOrder::DeleteThenCreate),
+                Some("delete") => Action::Delete,
+                _ => Action::Read,
+            };
+            let s = super::describe(reason, action);
             assert!(
                 !s.starts_with("Reason:") && s.ends_with('.'),
                 "{reason}: {s}"
@@ -84,6 +118,24 @@ mod tests {
         assert_eq!(
             super::describe("replace_because_moon_phase", Action::Update),
             "Reason: replace_because_moon_phase"
+        );
+    }
+
+    #[test]
+    fn a_reason_never_claims_an_action_the_change_does_not_take() {
+        assert_eq!(
+            super::describe("delete_because_no_resource_config", Action::NoOp),
+            "Not destroyed: the plan does not change it, though its resource block is no longer \
+             in the configuration."
+        );
+        assert_eq!(
+            super::describe("replace_because_tainted", Action::Update),
+            "Not replaced: the plan updates it in place, though it is tainted (a previous apply \
+             failed part-way)."
+        );
+        assert!(
+            super::describe("read_because_config_unknown", Action::Read)
+                .starts_with("Read during apply because")
         );
     }
 
