@@ -491,8 +491,15 @@ fn terraform_0_12_wording_reads() {
 #[test]
 fn rules_that_read_values_the_text_hides_say_so_instead_of_passing() {
     use planlens::model::findings::{RuleSeverity, Verdict};
-    // The bucket's update shows only its tags: whether it is a large instance cannot be read.
+    // The bucket's update shows only its tags, but a bucket can never have an instance type: the
+    // rule, which names the types it reads, says nothing about it (it warned "Not checked").
     let doc = own("ci_log_github_actions.txt");
+    let ev = evaluate(&doc);
+    assert!(ev.findings.is_empty(), "{:?}", ev.findings);
+    assert_eq!(ev.verdict, Verdict::Pass);
+    // An instance's update that hides its type is not checked, and says so; a null_resource's
+    // beside it is not counted.
+    let doc = own("instance_type_hidden.txt");
     let ev = evaluate(&doc);
     let unchecked: Vec<_> = ev
         .findings
@@ -526,7 +533,7 @@ fn rules_that_read_values_the_text_hides_say_so_instead_of_passing() {
     assert!(rows.contains(&"aws_instance.web[0]".to_string()));
     assert!(
         rows.iter()
-            .any(|r| r.starts_with("Not checked on 3 resources")),
+            .any(|r| r.starts_with("Not checked on 1 resource:")),
         "{rows:?}"
     );
     let doc = own("atlantis_comment.md");
@@ -585,7 +592,19 @@ fn the_cli_summarises_and_checks_a_text_plan() {
         .args(["check", path.to_str().unwrap()])
         .output()
         .unwrap();
-    // Warn: a rule could not be checked on what the text shows.
+    // Pass: nothing the text shows breaks a rule, and no rule reads what a bucket cannot have.
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let hidden = dir().join("instance_type_hidden.txt");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_planlens"))
+        .args(["check", hidden.to_str().unwrap()])
+        .output()
+        .unwrap();
+    // Warn: the instance's type is hidden by the text.
     assert_eq!(
         out.status.code(),
         Some(1),
