@@ -401,6 +401,29 @@ fn a_plan_that_only_invokes_an_action_is_not_no_changes() {
     );
 }
 
+/// A policy whose JSON text was only reformatted outside Terraform (the diff says "# whitespace
+/// changes") is not drift; it was graded structural and made a "No changes." plan need approval.
+/// A real edit of the same kind of string still is.
+#[test]
+fn reformatted_json_in_a_string_is_not_drift() {
+    let doc = load_own("drift_json_whitespace.json");
+    let drift = planlens::drift::Drift::of(&doc);
+    let drifted: Vec<&str> = drift.resources.iter().map(|r| r.address.as_str()).collect();
+    assert_eq!(drifted, ["aws_iam_policy.deploy"]);
+    assert_eq!(drift.resources[0].paths, ["policy"]);
+    let assets = doc.find_row("aws_s3_bucket_policy.assets").unwrap();
+    assert!(!doc.rows[assets].is_drifted);
+    let evaluation = builtin_evaluation(&doc);
+    assert!(
+        evaluation
+            .findings
+            .iter()
+            .all(|f| !f.message.contains("assets")),
+        "{:?}",
+        evaluation.findings
+    );
+}
+
 #[test]
 fn a_move_listed_with_the_drift_is_not_drift() {
     // Terraform lists a resource a moved block renamed in `resource_drift` as a no-op with its
@@ -452,6 +475,77 @@ fn apply_logs_are_refused_as_not_a_plan() {
             "{name}: {message}"
         );
     }
+}
+
+/// OpenTofu's `tofu plan -json` reads data sources while planning and logs the reads as
+/// `apply_start`/`apply_complete` of action `read`; its change summary says `"operation": "plan"`.
+/// It is a plan log (it was refused as an apply's, and `check` exited 3).
+#[test]
+fn a_plan_log_with_data_source_reads_is_a_plan_not_an_apply() {
+    let doc = load_own("plan_log_data_reads_removed.jsonl");
+    assert!(
+        matches!(doc.source, planlens::model::Source::PlanLog(_)),
+        "{:?}",
+        doc.source
+    );
+    let actions: Vec<(String, Action)> = doc
+        .plan()
+        .resource_changes
+        .iter()
+        .map(|c| (c.address.to_string(), c.change.actions))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("aws_iam_role.legacy_ci".to_string(), Action::Forget),
+            ("aws_sns_topic.alerts".to_string(), Action::Create),
+        ]
+    );
+    assert_eq!(doc.plan().terraform_version.as_deref(), Some("1.8.3"));
+    assert_ne!(
+        builtin_evaluation(&doc).verdict,
+        planlens::model::findings::Verdict::NotAPlan
+    );
+    // Without a change summary, a hook that changes something still marks an apply's log.
+    let log = String::from_utf8(own_fixture("apply_log.jsonl")).unwrap();
+    let cut: String = log
+        .lines()
+        .filter(|l| !l.contains("\"change_summary\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        load_plan_text(cut, "apply.jsonl").unwrap_err(),
+        LoadError::NotAPlan(NotAPlan::ApplyLog)
+    );
+}
+
+/// A plan log's `outputs` message lists the outputs the plan changes (actions and sensitivity,
+/// no values): they reach the outputs, the summary and the comment.
+#[test]
+fn a_plan_logs_outputs_are_its_output_changes() {
+    let doc = load_own("plan_log_outputs.jsonl");
+    let rows = output_rows(&doc);
+    let named: Vec<(&str, Action, bool)> = rows
+        .iter()
+        .map(|o| (o.name.as_str(), o.action, o.sensitive))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("bucket_arn", Action::Create, false),
+            ("bucket_name", Action::Create, false),
+            ("deploy_hook_url", Action::Create, true),
+        ]
+    );
+    assert_eq!(Summary::of(&doc).output_changes, 3);
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let evaluation = builtin_evaluation(&doc);
+    let comment = planlens::share::markdown::summary(&doc, &analysis, &evaluation, None);
+    assert!(
+        comment.contains("<summary>Output changes (3)</summary>")
+            && comment.contains("| + create | `deploy_hook_url` (sensitive) |"),
+        "{comment}"
+    );
 }
 
 /// Text that is neither JSON nor a plan says what it is (an apply's output, an Atlantis comment

@@ -32,7 +32,8 @@ pub fn looks_like_plan_log(text: &str) -> bool {
 struct Message<'a> {
     #[serde(rename = "type", borrow, default)]
     kind: Cow<'a, str>,
-    #[serde(borrow, default)]
+    /// The version in a `version` message (`tofu` in OpenTofu's).
+    #[serde(borrow, default, alias = "tofu")]
     terraform: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     change: Option<LogChange<'a>>,
@@ -40,6 +41,28 @@ struct Message<'a> {
     changes: Option<LogSummary<'a>>,
     #[serde(borrow, default)]
     diagnostic: Option<LogDiagnostic<'a>>,
+    /// An `apply_*` message's resource and action (`read` for a data source read while planning).
+    #[serde(borrow, default)]
+    hook: Option<LogHook<'a>>,
+    /// An `outputs` message: each root output's planned action and sensitivity (a plan's), or its
+    /// value (an apply's; never read).
+    #[serde(borrow, default)]
+    outputs: Option<HashMap<Cow<'a, str>, LogOutput<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct LogHook<'a> {
+    #[serde(borrow, default)]
+    action: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct LogOutput<'a> {
+    #[serde(default)]
+    sensitive: bool,
+    /// `create`, `update`, `delete` or `noop` in a plan's log; absent in an apply's.
+    #[serde(borrow, default)]
+    action: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -145,7 +168,8 @@ fn plan_actions(action: &str) -> Option<&'static [&'static str]> {
         // The log does not say which order; Terraform's default is delete first.
         "replace" => &["delete", "create"],
         "delete" => &["delete"],
-        "remove" => &["forget"],
+        // Terraform writes `remove` for a removed block's forget; accept the plan's word too.
+        "remove" | "forget" => &["forget"],
         _ => return None,
     })
 }
@@ -194,6 +218,23 @@ fn change_json(c: &LogChange) -> Option<Value> {
     Some(entry)
 }
 
+/// A plan's `output_changes` entry for an `outputs` message's output: its actions and sensitivity,
+/// no values (the log has none).
+fn output_json(action: &str, sensitive: bool) -> Option<Value> {
+    let actions = match action {
+        "noop" => &["no-op"][..],
+        "create" => &["create"],
+        "update" => &["update"],
+        "delete" => &["delete"],
+        _ => return None,
+    };
+    Some(json!({
+        "actions": actions,
+        "before_sensitive": sensitive,
+        "after_sensitive": sensitive,
+    }))
+}
+
 /// Converts a plan log to the text of an equivalent plan, and the facts the plan cannot hold. The
 /// log of an apply (`apply_*` messages, or a change summary of operation `apply` / `destroy`) is
 /// refused: it says what was done, not what a plan would do.
@@ -204,6 +245,11 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
     // A later message about the same address replaces an earlier one.
     let mut change_at: HashMap<String, usize> = HashMap::new();
     let mut drift_at: HashMap<String, usize> = HashMap::new();
+    let mut outputs = serde_json::Map::new();
+    // What only an apply does: a hook that changes something (a data source is read while
+    // planning too, with `apply_start`/`apply_complete` lines of action `read`).
+    let mut applied = false;
+    let mut operation: Option<String> = None;
 
     for line in text.lines() {
         let line = line.trim();
@@ -236,13 +282,22 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
                 }
             }
             kind if kind.starts_with("apply_") => {
-                return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
+                applied |= msg.hook.as_ref().is_none_or(|h| h.action != "read");
+            }
+            "outputs" => {
+                for (name, o) in msg.outputs.iter().flatten() {
+                    if let Some(entry) = o
+                        .action
+                        .as_deref()
+                        .and_then(|a| output_json(a, o.sensitive))
+                    {
+                        outputs.insert(name.to_string(), entry);
+                    }
+                }
             }
             "change_summary" => {
-                if let Some(c) = &msg.changes
-                    && matches!(&*c.operation, "apply" | "destroy")
-                {
-                    return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
+                if let Some(c) = &msg.changes {
+                    operation = Some(c.operation.to_string());
                 }
                 facts.change_summary = msg.changes.map(|c| ChangeSummary {
                     add: c.add,
@@ -256,10 +311,20 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
                     facts.diagnostics.push(d.into_diagnostic());
                 }
             }
-            // Every other type (log, outputs, refresh_*, apply_*, test_*, and future ones) says
+            // Every other type (log, refresh_*, test_*, and future ones) says
             // nothing the plan model needs.
             _ => {}
         }
+    }
+    // The change summary says which operation wrote the log; without one, a hook that changed
+    // something does.
+    let is_apply = match operation.as_deref() {
+        Some("apply" | "destroy") => true,
+        Some(_) => false,
+        None => applied,
+    };
+    if is_apply {
+        return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
     }
     // Plans list resource changes sorted by address; the log's order is the walk's.
     changes.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
@@ -270,6 +335,7 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
         "terraform_version": facts.terraform_version,
         "resource_changes": changes,
         "resource_drift": drift,
+        "output_changes": outputs,
         "errored": errored,
     });
     Ok((plan.to_string(), facts))

@@ -466,6 +466,9 @@ pub fn same_ignoring_empty(a: &serde_json::Value, b: &serde_json::Value) -> bool
         return true;
     }
     match (a, b) {
+        // A string holding JSON (a policy document) that only was reformatted: Terraform's diff
+        // says "# whitespace changes" and providers suppress it; not a difference.
+        (Value::String(x), Value::String(y)) => same_json_text(x, y),
         (Value::Object(x), Value::Object(y)) => {
             x.iter()
                 .all(|(k, v)| same_ignoring_empty(v, y.get(k).unwrap_or(&Value::Null)))
@@ -475,6 +478,22 @@ pub fn same_ignoring_empty(a: &serde_json::Value, b: &serde_json::Value) -> bool
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_ignoring_empty(v, w))
         }
+        _ => false,
+    }
+}
+
+/// True when two strings both hold a JSON object or array and are equal as JSON (key order and
+/// whitespace aside).
+fn same_json_text(a: &str, b: &str) -> bool {
+    let holds_json = |s: &str| s.trim_start().starts_with(['{', '[']);
+    if !holds_json(a) || !holds_json(b) {
+        return false;
+    }
+    match (
+        serde_json::from_str::<serde_json::Value>(a),
+        serde_json::from_str::<serde_json::Value>(b),
+    ) {
+        (Ok(x), Ok(y)) => x == y,
         _ => false,
     }
 }

@@ -466,6 +466,36 @@ pub fn summary(
         budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, what);
         budget.push(&mut out, "</details>\n");
     }
+
+    // Output changes by name and action (never a value: a log has none, a plan's may be secret).
+    let outputs: Vec<String> = (doc.plan().output_changes.iter())
+        .filter(|(_, o)| !state && o.actions != crate::model::Action::NoOp)
+        .map(|(name, o)| {
+            let sensitive = [o.before_sensitive, o.after_sensitive]
+                .into_iter()
+                .flatten()
+                .any(|raw| raw.get() != "false");
+            format!(
+                "| {} {} | `{}`{} |",
+                o.actions.symbol(),
+                o.actions.label(),
+                code(name),
+                if sensitive { " (sensitive)" } else { "" }
+            )
+        })
+        .collect();
+    if !outputs.is_empty() {
+        budget.push(
+            &mut out,
+            &format!(
+                "<details>\n<summary>Output changes ({})</summary>\n\n| Action | Output |\n|---|---|\n",
+                outputs.len()
+            ),
+        );
+        let what = ["output change", "output changes"];
+        budget.rows(&mut out, &outputs, 1.0, SECTION_RESERVE, 0, what);
+        budget.push(&mut out, "</details>\n");
+    }
     out.push_str(&footer);
     out
 }
