@@ -401,6 +401,29 @@ fn a_plan_that_only_invokes_an_action_is_not_no_changes() {
     );
 }
 
+/// A resource removed from the configuration whose object was already deleted outside Terraform:
+/// the plan lists it as a no-op that keeps its `delete_because_no_resource_config` reason. The
+/// row's reason said "Destroyed because …" beside a Drift tab saying the plan does not change it.
+#[test]
+fn a_no_ops_reason_never_says_it_is_destroyed() {
+    let doc = load_own("noop_with_delete_reason.json");
+    let row = &doc.rows[doc.find_row("aws_ssm_parameter.sg_id").unwrap()];
+    assert_eq!(row.action, Action::NoOp);
+    let reason = doc.change(row).action_reason.as_deref().unwrap();
+    let sentence = planlens::model::reason::describe(reason, row.action);
+    assert!(
+        sentence.starts_with("Not destroyed: the plan does not change it"),
+        "{sentence}"
+    );
+    let drift = planlens::drift::Drift::of(&doc);
+    assert_eq!(drift.resources.len(), 1);
+    assert_eq!(
+        drift.resources[0].effect.sentence(),
+        "The plan does not change this resource.",
+        "the Drift tab and the reason agree"
+    );
+}
+
 /// A policy whose JSON text was only reformatted outside Terraform (the diff says "# whitespace
 /// changes") is not drift; it was graded structural and made a "No changes." plan need approval.
 /// A real edit of the same kind of string still is.
