@@ -133,6 +133,34 @@ for (const [device, viewport] of [
       }
     });
 
+    test("strangers' files told true: a plan log that reads data sources, its outputs, a state with checks, reformatted JSON", async ({ page }) => {
+      await gotoApp(page);
+      // OpenTofu logs the data sources a plan reads as apply_start/apply_complete of action read:
+      // still a plan, judged as one.
+      await choose(page, "tofu-plan.jsonl", read("plan_log_data_reads_removed.jsonl"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to add, 0 to change, 0 to destroy, 1 to forget.");
+      await expect(page.getByTestId("load-error")).toHaveCount(0);
+      await expect(page.getByTestId("verdict")).toBeVisible();
+      // A plan log's outputs message lists the outputs it changes, by name, with no value.
+      await choose(page, "plan-outputs.jsonl", read("plan_log_outputs.jsonl"));
+      await expect(page.locator(".topbar .doc-name")).toHaveText("plan-outputs.jsonl");
+      await page.getByTestId("tab-outputs").click();
+      await expect(page.getByTestId("output-row")).toHaveCount(3);
+      await expect(page.getByTestId("output-row").nth(2)).toContainText("deploy_hook_url");
+      await expect(page.getByTestId("output-row").nth(2)).toContainText("sensitive");
+      expect(await page.locator("body").innerText()).not.toContain("This plan changes no outputs.");
+      // A shown state with only child modules and a checks key is a state: no verdict.
+      await choose(page, "state-checks.json", read("states/shown_state_modules_checks.json"));
+      await expect(page.getByTestId("plan-summary")).toHaveText("State: 2 resources in 1 module (Terraform 1.5.7).");
+      await expect(page.getByTestId("verdict")).toHaveCount(0);
+      // A bucket policy only reformatted outside Terraform is not drift; a real edit is.
+      await choose(page, "policy.json", read("drift_json_whitespace.json"));
+      await expect(page.locator(".topbar .doc-name")).toHaveText("policy.json");
+      await page.getByTestId("tab-drift").click();
+      await expect(page.getByTestId("drift-item")).toHaveCount(1);
+      await expect(page.getByTestId("drift-item")).toContainText("aws_iam_policy.deploy");
+    });
+
     test("a shown state opens as a state in every encoding: its line, no verdict, no \"No changes.\"", async ({ page }) => {
       await gotoApp(page);
       for (const [name, buffer] of [
