@@ -507,7 +507,7 @@ fn side_view(side: &Side, class: &'static str) -> AnyView {
 fn holds(side: &Side, form: &Form) -> bool {
     match form {
         Form::Object => matches!(side, Side::Object(_)),
-        Form::List => matches!(side, Side::List(_)),
+        Form::List => matches!(side, Side::List(_) | Side::Shown(_)),
         Form::Json(_) | Form::Lines(_) => matches!(side, Side::Scalar(_)) && !side.is_null(),
         Form::Scalar => false,
     }
@@ -547,7 +547,7 @@ fn scalar_values(node: &DiffNode) -> AnyView {
 }
 
 /// One line with the node's mark and key: `~ key = <body>`. A list element is labelled by its
-/// index; one that moved says where it was.
+/// index; one that moved says where it was; one whose place a text plan did not say has none.
 fn row(node: &DiffNode, depth: usize, body: AnyView) -> AnyView {
     let (mark, class) = mark(node.change);
     let key = if node.key.is_none() {
@@ -563,11 +563,19 @@ fn row(node: &DiffNode, depth: usize, body: AnyView) -> AnyView {
         _ => None,
     };
     let forces = node.forces_replacement.then(|| view! { <span class="forces" data-testid="forces-replacement">"# forces replacement"</span> });
-    view! {
-        <div class=format!("dn {class}") style:padding-left=indent(depth)>
-            <span class="dn-mark">{mark}</span>
+    // An element whose position the text plan did not say: no key, as Terraform prints it.
+    let key = (node.key != Some(PathKey::Unpositioned)).then(|| {
+        view! {
             <span class="dn-key" title=moved>{visible(&key)}</span>
             <span class="eq">" = "</span>
+        }
+    });
+    let unplaced = (node.key == Some(PathKey::Unpositioned))
+        .then_some("The text does not say where in the list this element is.");
+    view! {
+        <div class=format!("dn {class}") style:padding-left=indent(depth) title=unplaced>
+            <span class="dn-mark">{mark}</span>
+            {key}
             {body}
             {forces}
         </div>
