@@ -420,7 +420,14 @@ fn clean_line(raw: &str, c: &mut Cleaning) -> Option<String> {
         return None;
     }
     if let Some(rest) = line.strip_prefix("│") {
-        line = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+        // Inside the box only its `Error:` line is read: the rest is a diagnostic's detail,
+        // never plan lines (Terraform's forget warning lists ` - ADDRESS`, which would read as
+        // Terraform 0.11's destroy line).
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        if !rest.starts_with("Error: ") {
+            return None;
+        }
+        line = rest.to_string();
     }
     // Atlantis writes `~` as `!` at the start of a line so GitHub colours it.
     if let Some(rest) = line.strip_prefix("! ") {
@@ -681,7 +688,7 @@ fn header(comment: &str) -> Option<Header> {
         importing: false,
         deposed: None,
     };
-    let suffixes: [(&str, Action, Option<&'static str>, bool); 13] = [
+    let suffixes: [(&str, Action, Option<&'static str>, bool); 14] = [
         (" will be created", Action::Create, None, false),
         (" will be read during apply", Action::Read, None, false),
         (" will be updated in-place", Action::Update, None, false),
@@ -716,6 +723,13 @@ fn header(comment: &str) -> Option<Header> {
         (" has been deleted", Action::Delete, None, true),
         (
             " will be removed from the Terraform state but will not be destroyed",
+            Action::Forget,
+            None,
+            false,
+        ),
+        // OpenTofu's own words for a forget (`internal/command/jsonformat/plan.go`).
+        (
+            " will be removed from the OpenTofu state but will not be destroyed",
             Action::Forget,
             None,
             false,
@@ -795,7 +809,9 @@ fn is_wording(rest: &str, sigil: Sigil) -> bool {
     if sigil != Sigil::None {
         return LEGEND.contains(&rest);
     }
-    const PREFIXES: [&str; 55] = [
+    const PREFIXES: [&str; 56] = [
+        // OpenTofu's legend line for a forget (`.` is no sigil Planlens reads).
+        ". forget",
         "Terraform used the selected providers",
         "OpenTofu used the selected providers",
         "plan. Resource actions are indicated",

@@ -199,7 +199,8 @@ pub fn DiffPanel() -> impl IntoView {
             facts.push((
                 "drift",
                 format!(
-                    "Changed outside Terraform ({} drift). {}{}",
+                    "Changed outside {} ({} drift). {}{}",
+                    crate::model::summary::Tool::of(doc).name(),
                     d.severity.label(),
                     if drift_only { "" } else { d.effect.sentence() },
                     " See the Drift tab."
@@ -222,11 +223,16 @@ pub fn DiffPanel() -> impl IntoView {
             facts.push((
                 "text-plan",
                 if unread {
-                    "Read from text: the text did not show this resource's attributes (or showed them in a form Planlens cannot read), so only its action is known."
+                    "Read from text: the text did not show this resource's attributes (or showed them in a form Planlens cannot read), so only its action is known.".to_string()
                 } else {
-                    "Read from text: only the attributes the text shows are here. Terraform hides unchanged ones (\"# (3 unchanged attributes hidden)\"); they are not in this diff."
-                }
-                .to_string(),
+                    // The tool that wrote the text, when its wording says (an OpenTofu plan
+                    // must not read "Terraform hides").
+                    let hides = match crate::model::summary::Tool::of(doc) {
+                        crate::model::summary::Tool::Unknown => "Terraform and OpenTofu hide".to_string(),
+                        tool => format!("{} hides", tool.name()),
+                    };
+                    format!("Read from text: only the attributes the text shows are here. {hides} unchanged ones (\"# (3 unchanged attributes hidden)\"); they are not in this diff.")
+                },
             ));
         }
         // A state's resource: its attributes as recorded, never a before → after.
