@@ -639,6 +639,9 @@ impl Ctx<'_> {
     }
 }
 
+/// One element of a text plan's list: its indexes, and the mirror of its own lists.
+type TextRow<'e> = (Pair, Option<&'e Value>);
+
 /// The rows of a text plan's list ([`ELEMENTS`](crate::load::text_plan::ELEMENTS): `{"rows": [{"before": I, "after": J,
 /// "in": …}, …], "hidden": true}`) with each row's own mirror, and whether the text hid some of
 /// its elements; `None` unless the rows name every element of the two sides once, in order (a
@@ -647,7 +650,7 @@ fn text_rows(
     elements: Option<&Value>,
     before_len: usize,
     after_len: usize,
-) -> Option<(Vec<(Pair, Option<&Value>)>, bool)> {
+) -> Option<(Vec<TextRow<'_>>, bool)> {
     let list = elements?.as_object()?;
     let (mut b, mut a) = (0usize, 0usize);
     let mut rows = Vec::new();
