@@ -232,7 +232,7 @@ fn assert_counts_match(node: &DiffNode, at: &str) {
                     .count(),
             ),
         ] {
-            if let Side::Object(n) | Side::List(n) = side {
+            if let Side::Object(n) | Side::List(n) | Side::Shown(n) = side {
                 assert_eq!(*n, present, "{at}: {side:?} above {present} entries");
             }
         }

@@ -17,7 +17,9 @@ fn summary_sentences_of_our_plans() {
     for (name, sentence) in [
         (
             "forget.json",
-            "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget.",
+            // Its providers are Terraform's registry's: Terraform's line counts no forgets.
+            "Plan: 2 to add, 0 to change, 0 to destroy. Also 2 to forget (removed from the \
+             state, not destroyed), which Terraform's line does not count.",
         ),
         (
             "deferred.json",
@@ -713,5 +715,30 @@ fn json_of_the_wrong_shape_says_where() {
         LoadError::NotAPlan(NotAPlan::OtherJson {
             keys: vec!["values".into()]
         })
+    );
+}
+
+#[test]
+fn the_summary_line_is_the_one_the_plans_tool_prints() {
+    use planlens::model::summary::Tool;
+    // forget.json's providers come from registry.terraform.io; the same plan made by OpenTofu
+    // names registry.opentofu.org, and OpenTofu's line counts the forgets.
+    let text = String::from_utf8(own_fixture("forget.json")).unwrap();
+    let terraform = load_plan_text(text.clone(), "forget.json").unwrap();
+    assert_eq!(Tool::of(&terraform), Tool::Terraform);
+    let tofu = text.replace("registry.terraform.io/", "registry.opentofu.org/");
+    let tofu = load_plan_text(tofu, "forget-tofu.json").unwrap();
+    assert_eq!(Tool::of(&tofu), Tool::OpenTofu);
+    assert_eq!(
+        Summary::of(&tofu).sentence(),
+        "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget."
+    );
+    // A plan that names neither registry keeps the form that loses nothing.
+    let neither = text.replace("registry.terraform.io/", "example.com/");
+    let neither = load_plan_text(neither, "forget-unknown.json").unwrap();
+    assert_eq!(Tool::of(&neither), Tool::Unknown);
+    assert_eq!(
+        Summary::of(&neither).sentence(),
+        "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget."
     );
 }

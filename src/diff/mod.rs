@@ -33,6 +33,10 @@ pub enum PathKey {
         /// Its index in the list after.
         after: Option<usize>,
     },
+    /// An element whose position the input does not say: a text plan prints no indexes and
+    /// hides unchanged elements, so in a list it hid some of, an element is only removed, added
+    /// or changed in place (its `change`), never "the element at index 1".
+    Unpositioned,
 }
 
 impl PathKey {
@@ -56,6 +60,10 @@ pub enum Side {
     Object(usize),
     /// A list, set or tuple with this many elements (each one a child, unknown ones included).
     List(usize),
+    /// A list read from a text plan that hid some of its elements (or blocks): this many of
+    /// them are shown on this side, each one a child. Not its length, and with none shown not
+    /// an empty list: the text does not say how many there are.
+    Shown(usize),
     /// Marked sensitive: the value is not here.
     Sensitive,
     /// Known only after apply.
@@ -72,6 +80,11 @@ impl Side {
             Side::Object(n) => format!("{{ {n} {} }}", if *n == 1 { "entry" } else { "entries" }),
             Side::List(0) => "[]".to_string(),
             Side::List(n) => format!("[ {n} {} ]", if *n == 1 { "element" } else { "elements" }),
+            Side::Shown(0) => "[ none shown ]".to_string(),
+            Side::Shown(n) => format!(
+                "[ {n} {} shown ]",
+                if *n == 1 { "element" } else { "elements" }
+            ),
             Side::Sensitive => "(sensitive value)".to_string(),
             Side::Unknown => "(known after apply)".to_string(),
         }
@@ -144,10 +157,12 @@ pub struct DiffNode {
 
 impl DiffNode {
     /// The key as shown (`ami`, `[0]`, `"quoted key"` for keys that are not identifiers). An
-    /// element is labelled by its index after the change, or before it when it is removed.
+    /// element is labelled by its index after the change, or before it when it is removed; one
+    /// whose position is not known ([`PathKey::Unpositioned`]) has no label, as in Terraform's
+    /// text.
     pub fn key_label(&self) -> String {
         match &self.key {
-            None => String::new(),
+            None | Some(PathKey::Unpositioned) => String::new(),
             Some(PathKey::Index { before, after }) => match after.or(*before) {
                 Some(i) => format!("[{i}]"),
                 None => "[]".to_string(),
@@ -197,6 +212,10 @@ pub fn diff_change(change: &PlanChange) -> Result<DiffNode, DiffError> {
     let before_sensitive = parse(change.before_sensitive, "before_sensitive")?;
     let after_sensitive = parse(change.after_sensitive, "after_sensitive")?;
     let replace_paths = parse(change.replace_paths, "replace_paths")?;
+    // Only a text plan's conversion writes it; a damaged one is ignored, never an error.
+    let elements = change
+        .planlens_elements
+        .and_then(|r| serde_json::from_str::<Value>(r.get()).ok());
     let replace_paths: Vec<Vec<Value>> = match replace_paths {
         Some(Value::Array(paths)) => paths
             .into_iter()
@@ -217,6 +236,7 @@ pub fn diff_change(change: &PlanChange) -> Result<DiffNode, DiffError> {
         Masked::new(before.as_ref(), before_sensitive.as_ref()),
         Masked::new(after.as_ref(), after_sensitive.as_ref()),
         after_unknown.as_ref(),
+        elements.as_ref(),
         &mut path,
     ))
 }
@@ -350,17 +370,21 @@ impl Ctx<'_> {
                                 _ => false,
                             }
                         }
+                        // No index to match: the path stops at the list (`load::text_plan`).
+                        (_, PathKey::Unpositioned) => false,
                         _ => false,
                     })
             })
     }
 
+    /// `elements`: the text's order of the lists under this value ([`ELEMENTS`](crate::load::text_plan::ELEMENTS)).
     fn node(
         &self,
         key: Option<PathKey>,
         before: Masked,
         after: Masked,
         unknown: Option<&Value>,
+        elements: Option<&Value>,
         path: &mut Vec<PathKey>,
     ) -> DiffNode {
         let after_unknown = matches!(unknown, Some(Value::Bool(true)));
@@ -392,6 +416,8 @@ impl Ctx<'_> {
             [before_open, after_open]
         };
 
+        // A list read from a text that hid some of its elements: see `Side::Shown`.
+        let mut partial = false;
         let (form, children) = match kind(&shown) {
             Some(Kind::Object) => (
                 Form::Object,
@@ -400,20 +426,23 @@ impl Ctx<'_> {
                     after,
                     unknown,
                     [before_open, after_open, unknown_open],
+                    elements,
                     path,
                 ),
             ),
-            Some(Kind::List) => (
-                Form::List,
-                self.elements(
+            Some(Kind::List) => {
+                let (children, hidden) = self.elements(
                     before,
                     after,
                     unknown,
                     [before_open, after_open, unknown_open],
                     closed,
+                    elements,
                     path,
-                ),
-            ),
+                );
+                partial = hidden;
+                (Form::List, children)
+            }
             Some(Kind::String) if !closed => string_form(before_open, after_open),
             _ => (Form::Scalar, Vec::new()),
         };
@@ -424,15 +453,26 @@ impl Ctx<'_> {
             matches!(form, Form::Object | Form::List)
                 .then(|| children.iter().filter(|c| *side(c) != Side::Absent).count())
         };
-        let before_side = before.side(false, entries(|c| &c.before));
-        let after_side = after.side(after_unknown, entries(|c| &c.after));
+        let (before_side, after_side) = if partial {
+            let shown = |side: fn(&DiffNode) -> &Side| {
+                Side::Shown(children.iter().filter(|c| *side(c) != Side::Absent).count())
+            };
+            (shown(|c| &c.before), shown(|c| &c.after))
+        } else {
+            (
+                before.side(false, entries(|c| &c.before)),
+                after.side(after_unknown, entries(|c| &c.after)),
+            )
+        };
 
         let change = match (&before_side, &after_side) {
             (Side::Absent, Side::Absent) => NodeChange::Unchanged,
             (Side::Absent, _) => NodeChange::Added,
             (_, Side::Absent) => NodeChange::Removed,
             (_, Side::Unknown) => NodeChange::Modified,
-            (Side::Object(_), Side::Object(_)) | (Side::List(_), Side::List(_)) => {
+            (Side::Object(_), Side::Object(_))
+            | (Side::List(_), Side::List(_))
+            | (Side::Shown(_), Side::Shown(_)) => {
                 if children.iter().all(|c| c.change == NodeChange::Unchanged) {
                     NodeChange::Unchanged
                 } else {
@@ -460,16 +500,18 @@ impl Ctx<'_> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn child_node(
         &self,
         key: PathKey,
         before: Masked,
         after: Masked,
         unknown: Option<&Value>,
+        elements: Option<&Value>,
         path: &mut Vec<PathKey>,
     ) -> DiffNode {
         path.push(key.clone());
-        let node = self.node(Some(key), before, after, unknown, path);
+        let node = self.node(Some(key), before, after, unknown, elements, path);
         path.pop();
         node
     }
@@ -481,6 +523,7 @@ impl Ctx<'_> {
         after: Masked,
         unknown: Option<&Value>,
         open: [Option<&Value>; 3],
+        elements: Option<&Value>,
         path: &mut Vec<PathKey>,
     ) -> Vec<DiffNode> {
         let mut keys: BTreeSet<&str> = BTreeSet::new();
@@ -504,12 +547,16 @@ impl Ctx<'_> {
                 if self.skip_nulls && nothing(&b) && nothing(&a) && !u.is_some_and(has_true) {
                     return None;
                 }
-                Some(self.child_node(PathKey::Attr(k.to_string()), b, a, u, path))
+                let e = elements.and_then(|e| e.get(k));
+                Some(self.child_node(PathKey::Attr(k.to_string()), b, a, u, e, path))
             })
             .collect()
     }
 
-    /// A list's elements, aligned as Terraform aligns them; by index when a side is closed.
+    /// A list's elements, aligned as Terraform aligns them; by index when a side is closed; as
+    /// a text plan printed them when its conversion says how (`elements`), and then without
+    /// positions (true in the answer) when the text hid some of them.
+    #[allow(clippy::too_many_arguments)]
     fn elements(
         &self,
         before: Masked,
@@ -517,13 +564,42 @@ impl Ctx<'_> {
         unknown: Option<&Value>,
         [before_open, after_open, unknown_open]: [Option<&Value>; 3],
         closed: bool,
+        elements: Option<&Value>,
         path: &mut Vec<PathKey>,
-    ) -> Vec<DiffNode> {
+    ) -> (Vec<DiffNode>, bool) {
         fn items(v: Option<&Value>) -> &[Value] {
             match v {
                 Some(Value::Array(a)) => a.as_slice(),
                 _ => &[],
             }
+        }
+        if !closed
+            && let Some((rows, hidden)) =
+                text_rows(elements, items(before_open).len(), items(after_open).len())
+        {
+            let children = rows
+                .into_iter()
+                .map(|(p, inner)| {
+                    let (b, a) = (p.before.map(Step::Index), p.after.map(Step::Index));
+                    let key = if hidden {
+                        PathKey::Unpositioned
+                    } else {
+                        PathKey::Index {
+                            before: p.before,
+                            after: p.after,
+                        }
+                    };
+                    self.child_node(
+                        key,
+                        before.at(b),
+                        after.at(a),
+                        a.and_then(|s| child(unknown, s)),
+                        inner,
+                        path,
+                    )
+                })
+                .collect();
+            return (children, hidden);
         }
         let pairs: Vec<Pair> = if closed {
             let n = [before_open, after_open, unknown_open]
@@ -542,7 +618,7 @@ impl Ctx<'_> {
             let (b_ids, a_ids) = element_ids(b, before.sensitive, a, after.sensitive, unknown);
             align::align(&b_ids, &a_ids, |x, y| b[x].is_object() && a[y].is_object())
         };
-        pairs
+        let children = pairs
             .into_iter()
             .map(|p| {
                 let (b, a) = (p.before.map(Step::Index), p.after.map(Step::Index));
@@ -554,11 +630,53 @@ impl Ctx<'_> {
                     before.at(b),
                     after.at(a),
                     a.and_then(|s| child(unknown, s)),
+                    None,
                     path,
                 )
             })
-            .collect()
+            .collect();
+        (children, false)
     }
+}
+
+/// One element of a text plan's list: its indexes, and the mirror of its own lists.
+type TextRow<'e> = (Pair, Option<&'e Value>);
+
+/// The rows of a text plan's list ([`ELEMENTS`](crate::load::text_plan::ELEMENTS): `{"rows": [{"before": I, "after": J,
+/// "in": …}, …], "hidden": true}`) with each row's own mirror, and whether the text hid some of
+/// its elements; `None` unless the rows name every element of the two sides once, in order (a
+/// side with no list names none), so an edited link falls back to aligning by value.
+fn text_rows(
+    elements: Option<&Value>,
+    before_len: usize,
+    after_len: usize,
+) -> Option<(Vec<TextRow<'_>>, bool)> {
+    let list = elements?.as_object()?;
+    let (mut b, mut a) = (0usize, 0usize);
+    let mut rows = Vec::new();
+    for row in list.get("rows")?.as_array()? {
+        let index = |key: &str, next: &mut usize, len: usize| -> Option<Option<usize>> {
+            match row.get(key) {
+                None => Some(None),
+                // A side with nothing there (a value created or destroyed) names no element.
+                Some(_) if len == 0 => Some(None),
+                Some(i) => {
+                    (i.as_u64()? == *next as u64 && *next < len).then_some(())?;
+                    *next += 1;
+                    Some(Some(*next - 1))
+                }
+            }
+        };
+        let pair = Pair {
+            before: index("before", &mut b, before_len)?,
+            after: index("after", &mut a, after_len)?,
+        };
+        if pair.before.is_some() || pair.after.is_some() {
+            rows.push((pair, row.get("in")));
+        }
+    }
+    (b == before_len && a == after_len).then_some(())?;
+    Some((rows, list.get("hidden") == Some(&Value::Bool(true))))
 }
 
 /// Identities for the elements of two lists: equal ids for elements equal in value and in which
@@ -704,6 +822,7 @@ fn json_form(before: Option<&Value>, after: Option<&Value>) -> (Form, Vec<DiffNo
         None,
         Masked::new(before, None),
         Masked::new(after, None),
+        None,
         None,
         &mut Vec::new(),
     );

@@ -420,7 +420,14 @@ fn clean_line(raw: &str, c: &mut Cleaning) -> Option<String> {
         return None;
     }
     if let Some(rest) = line.strip_prefix("│") {
-        line = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+        // Inside the box only its `Error:` line is read: the rest is a diagnostic's detail,
+        // never plan lines (Terraform's forget warning lists ` - ADDRESS`, which would read as
+        // Terraform 0.11's destroy line).
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        if !rest.starts_with("Error: ") {
+            return None;
+        }
+        line = rest.to_string();
     }
     // Atlantis writes `~` as `!` at the start of a line so GitHub colours it.
     if let Some(rest) = line.strip_prefix("! ") {
@@ -681,7 +688,7 @@ fn header(comment: &str) -> Option<Header> {
         importing: false,
         deposed: None,
     };
-    let suffixes: [(&str, Action, Option<&'static str>, bool); 13] = [
+    let suffixes: [(&str, Action, Option<&'static str>, bool); 14] = [
         (" will be created", Action::Create, None, false),
         (" will be read during apply", Action::Read, None, false),
         (" will be updated in-place", Action::Update, None, false),
@@ -716,6 +723,13 @@ fn header(comment: &str) -> Option<Header> {
         (" has been deleted", Action::Delete, None, true),
         (
             " will be removed from the Terraform state but will not be destroyed",
+            Action::Forget,
+            None,
+            false,
+        ),
+        // OpenTofu's own words for a forget (`internal/command/jsonformat/plan.go`).
+        (
+            " will be removed from the OpenTofu state but will not be destroyed",
             Action::Forget,
             None,
             false,
@@ -795,7 +809,9 @@ fn is_wording(rest: &str, sigil: Sigil) -> bool {
     if sigil != Sigil::None {
         return LEGEND.contains(&rest);
     }
-    const PREFIXES: [&str; 55] = [
+    const PREFIXES: [&str; 56] = [
+        // OpenTofu's legend line for a forget (`.` is no sigil Planlens reads).
+        ". forget",
         "Terraform used the selected providers",
         "OpenTofu used the selected providers",
         "plan. Resource actions are indicated",
@@ -894,10 +910,14 @@ struct Item {
     forces: bool,
     /// `# (N unchanged … hidden)`: this item stands for N hidden ones.
     hidden: usize,
+    /// True when what is hidden are only attributes (`# (2 unchanged attributes hidden)`), so
+    /// the blocks beside it are all shown; hidden blocks, elements or an unreadable line may
+    /// stand for elements of a list, whose positions are then not known.
+    hides_attributes_only: bool,
 }
 
 impl Item {
-    fn hidden(n: usize) -> Item {
+    fn hidden(n: usize, attributes_only: bool) -> Item {
         Item {
             sigil: Sigil::None,
             key: None,
@@ -907,7 +927,13 @@ impl Item {
             new: None,
             forces: false,
             hidden: n,
+            hides_attributes_only: attributes_only,
         }
+    }
+
+    /// True when this item may stand for hidden elements of a list or blocks of a body.
+    fn hides_places(&self) -> bool {
+        self.hidden > 0 && !self.hides_attributes_only
     }
 
     fn on(&self, side: Side) -> bool {
@@ -1160,6 +1186,103 @@ fn project(v: &Val, side: Side) -> Projected {
             }
         }
     }
+}
+
+/// The key under which a converted change carries the text's own order of list elements: a
+/// mirror of the change's values with, at each list, `{"rows": [ROW, …]}` (and `"hidden": true`
+/// when the text hid some of its elements or blocks), each `ROW` an element as the text prints
+/// it — `{"before": I}` removed, `{"after": J}` added, both for one kept or changed in place,
+/// `"in"` the mirror of its own lists —, I and J its indexes in the converted `before` and
+/// `after` arrays. The text prints no indexes and hides unchanged elements, so these arrays hold
+/// only the elements shown: [`crate::diff`] pairs elements as the text's `-`, `+` and `~` say,
+/// never by index or value, and claims no position in a list marked `hidden`.
+pub const ELEMENTS: &str = "planlens_elements";
+
+/// The [`ELEMENTS`] mirror of a value, when it holds a list.
+fn elements_of(item: &Item) -> Option<Value> {
+    if item.new.is_some() {
+        // `[…] -> null`, `{…} -> (known after apply)`: two values, no elements to pair.
+        return None;
+    }
+    match &item.old {
+        Val::Obj(items, false) => body_elements(items),
+        Val::List(items) => {
+            let items: Vec<&Item> = items.iter().collect();
+            list_elements(&items, items.iter().any(|i| i.hides_places()))
+        }
+        _ => None,
+    }
+}
+
+/// The [`ELEMENTS`] mirror of an object or block body: its lists by attribute name, its blocks
+/// without labels as one list per name (as [`project`] gathers them), labelled ones by label.
+fn body_elements(items: &[Item]) -> Option<Value> {
+    let blocks_hidden = items.iter().any(Item::hides_places);
+    let mut out = Map::new();
+    let mut blocks: Vec<(&str, Vec<&Item>)> = Vec::new();
+    for item in items {
+        let Some(key) = &item.key else { continue };
+        if item.hidden > 0 || !(item.on(Side::Before) || item.on(Side::After)) {
+            continue;
+        }
+        if item.block {
+            match blocks.iter_mut().find(|(k, _)| k == key) {
+                Some((_, list)) => list.push(item),
+                None => blocks.push((key, vec![item])),
+            }
+        } else if let Some(e) = elements_of(item) {
+            out.insert(key.clone(), e);
+        }
+    }
+    for (key, list) in blocks {
+        if list.iter().all(|b| b.label.is_some()) {
+            let by_label: Map<String, Value> = list
+                .iter()
+                .filter_map(|b| Some((b.label.clone()?, elements_of(b)?)))
+                .collect();
+            if !by_label.is_empty() {
+                out.insert(key.to_string(), Value::Object(by_label));
+            }
+        } else {
+            if let Some(e) = list_elements(&list, blocks_hidden) {
+                out.insert(key.to_string(), e);
+            }
+        }
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
+}
+
+/// The [`ELEMENTS`] mirror of a list: one row per element shown, in the text's order.
+fn list_elements(items: &[&Item], hidden: bool) -> Option<Value> {
+    let (mut b, mut a) = (0usize, 0usize);
+    let mut rows = Vec::new();
+    for item in items.iter().filter(|i| i.hidden == 0) {
+        let mut row = Map::new();
+        if item.on(Side::Before) {
+            row.insert("before".into(), json!(b));
+            b += 1;
+        }
+        if item.on(Side::After) {
+            row.insert("after".into(), json!(a));
+            a += 1;
+        }
+        if row.is_empty() {
+            continue;
+        }
+        if let Some(e) = elements_of(item) {
+            row.insert("in".into(), e);
+        }
+        rows.push(Value::Object(row));
+    }
+    if rows.is_empty() && !hidden {
+        return None;
+    }
+    let mut list = Map::new();
+    list.insert("rows".into(), Value::Array(rows));
+    if hidden {
+        list.insert("hidden".into(), Value::Bool(true));
+    }
+    Some(Value::Object(list))
 }
 
 /// The paths marked `# forces replacement`, as the plan's `replace_paths` writes them. Where the
@@ -1533,6 +1656,9 @@ impl<'t> Reader<'t> {
                 if !paths.is_empty() {
                     change.insert("replace_paths".into(), Value::Array(paths));
                 }
+                if let Some(elements) = body_elements(items) {
+                    change.insert(ELEMENTS.into(), elements);
+                }
                 self.facts.hidden += hidden_count(items);
             }
             None => {
@@ -1626,6 +1752,9 @@ impl<'t> Reader<'t> {
                 );
             }
         }
+        if let Some(elements) = elements_of(&item) {
+            change.insert(ELEMENTS.into(), elements);
+        }
         self.outputs.insert(name, Value::Object(change));
     }
 
@@ -1668,6 +1797,7 @@ impl<'t> Reader<'t> {
                         new: None,
                         forces: false,
                         hidden: 0,
+                        hides_attributes_only: false,
                     });
                 }
                 return Ok((items, trailing));
@@ -1678,8 +1808,8 @@ impl<'t> Reader<'t> {
                 {
                     return Err(Stop::Header);
                 }
-                if let Some(n) = hidden_marker(&rest) {
-                    items.push(Item::hidden(n));
+                if let Some((n, attributes_only)) = hidden_marker(&rest) {
+                    items.push(Item::hidden(n, attributes_only));
                 } else if rest.contains("sensitive, so its contents will not be displayed")
                     || rest.contains("(or was) sensitive")
                 {
@@ -1700,6 +1830,7 @@ impl<'t> Reader<'t> {
                     new: None,
                     forces: false,
                     hidden: 1,
+                    hides_attributes_only: false,
                 }),
             }
             // Every item leaves the reader on its last line.
@@ -1719,6 +1850,7 @@ impl<'t> Reader<'t> {
             new: None,
             forces: false,
             hidden: 0,
+            hides_attributes_only: false,
         };
         let value_text: String;
         if in_list {
@@ -1960,12 +2092,13 @@ fn delete_reason(because: &str, address: &str) -> Option<&'static str> {
     None
 }
 
-/// `# (3 unchanged attributes hidden)` → 3.
-fn hidden_marker(comment: &str) -> Option<usize> {
+/// `# (3 unchanged attributes hidden)` → 3, and whether only attributes are hidden (not
+/// blocks or elements).
+fn hidden_marker(comment: &str) -> Option<(usize, bool)> {
     let inner = comment.strip_prefix("# (")?.strip_suffix(')')?;
     let (n, what) = inner.split_once(' ')?;
     (what.starts_with("unchanged ") && what.ends_with(" hidden")).then_some(())?;
-    n.parse().ok()
+    Some((n.parse().ok()?, what.starts_with("unchanged attribute")))
 }
 
 /// What follows a value on its line: the text after `->`, and whether `# forces replacement`

@@ -218,6 +218,11 @@ pub struct Change<'a> {
     /// HCL that `-generate-config-out` would write for an import.
     #[serde(borrow, default)]
     pub generated_config: Option<Cow<'a, str>>,
+    /// Planlens' own key, only in a plan converted from a text plan: the text's order of list
+    /// elements, which its `before`/`after` arrays cannot say
+    /// ([`ELEMENTS`](crate::load::text_plan::ELEMENTS)).
+    #[serde(borrow, default)]
+    pub planlens_elements: Option<&'a RawValue>,
 }
 
 /// How an import finds the remote object.

@@ -27,6 +27,15 @@ impl Planning {
         let mut errors = diagnostics.iter().filter(|d| d.is_error());
         let first = errors.next();
         if plan.errored || first.is_some() {
+            // A text plan's own `Error:` lines say why, as a log's diagnostics do.
+            if let Source::TextPlan(facts) = &doc.source
+                && let Some(error) = facts.errors.first()
+            {
+                return Planning::Failed {
+                    error: Some(error.clone()),
+                    errors: facts.errors.len(),
+                };
+            }
             return Planning::Failed {
                 error: first.map(|d| d.summary.clone()),
                 errors: first.map_or(0, |_| 1 + errors.count()),
@@ -67,9 +76,70 @@ impl Planning {
     }
 }
 
+/// The tool that made a plan, as far as the document says: the two print different `Plan:`
+/// lines and name themselves in their sentences.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// HashiCorp's Terraform.
+    Terraform,
+    /// OpenTofu.
+    OpenTofu,
+    /// Not known: plan JSON names no tool (OpenTofu writes its own version into
+    /// `terraform_version`), and a text or log may not say.
+    #[default]
+    Unknown,
+}
+
+impl Tool {
+    /// Reads the document: a text plan's wording (`OpenTofu will perform …`, `tofu apply`); for
+    /// plan JSON, its resources' providers, since OpenTofu's default registry is
+    /// `registry.opentofu.org` and Terraform's `registry.terraform.io` (a provider of either
+    /// registry decides when no provider of the other is there). Plan logs, states and driftctl
+    /// reports: not known.
+    pub fn of(doc: &Document) -> Tool {
+        match &doc.source {
+            Source::TextPlan(f) => match f.tool.as_deref() {
+                Some("OpenTofu") => Tool::OpenTofu,
+                Some("Terraform") => Tool::Terraform,
+                _ => Tool::Unknown,
+            },
+            Source::Plan => {
+                let plan = doc.plan();
+                let providers = || {
+                    plan.resource_changes
+                        .iter()
+                        .chain(&plan.resource_drift)
+                        .map(|c| c.provider_name.as_ref())
+                };
+                let from = |registry: &str| providers().any(|p| p.starts_with(registry));
+                match (
+                    from("registry.opentofu.org/"),
+                    from("registry.terraform.io/"),
+                ) {
+                    (true, false) => Tool::OpenTofu,
+                    (false, true) => Tool::Terraform,
+                    _ => Tool::Unknown,
+                }
+            }
+            _ => Tool::Unknown,
+        }
+    }
+
+    /// How the tool is named in a sentence; "Terraform" when not known, as Planlens' words
+    /// have always said.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::OpenTofu => "OpenTofu",
+            Tool::Terraform | Tool::Unknown => "Terraform",
+        }
+    }
+}
+
 /// Counts over one plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// The tool that made the plan, whose `Plan:` line [`Summary::sentence`] writes.
+    pub tool: Tool,
     /// Changes Terraform would list (everything but plain no-ops and data source deletes).
     pub shown: usize,
     /// `N to import`.
@@ -109,6 +179,7 @@ impl Summary {
     pub fn of(doc: &Document) -> Summary {
         let plan = doc.plan();
         let mut s = Summary {
+            tool: Tool::of(doc),
             deferred: plan.deferred_changes.len(),
             drifted: plan.resource_drift.len(),
             resources: plan.resource_changes.len(),
@@ -225,11 +296,20 @@ impl Summary {
             && line.import == self.import as u64
     }
 
-    /// Terraform's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or
+    /// The tool's sentence: `Plan: 1 to import, 3 to add, 1 to change, 2 to destroy.`, or
     /// `No changes.`. A plan that changes only outputs gets a sentence of ours, since Terraform
     /// prints no `Plan:` line for it. Provider actions the apply invokes follow the `Plan:` line
     /// (`Actions: 1 to invoke.`), which a plan with actions always has, zeros and all: such a plan
     /// is never "No changes.".
+    ///
+    /// Forgets, as each tool prints them (read in their renderers,
+    /// `internal/command/jsonformat/plan.go`, `renderHuman`: hashicorp/terraform at
+    /// 0000ad574e75, opentofu/opentofu at 02ea2453b1b8): OpenTofu adds `, N to forget` to its line
+    /// when it forgets anything (`Forget` and `ForgetThenCreate`, whose create is also in "to
+    /// add"). Terraform's line has no forget count at all (1.7 to 1.14): `Forget` is in none of
+    /// its numbers and `CreateThenForget` only in "to add". So a Terraform plan gets Terraform's
+    /// line and, apart from it, a sentence of ours naming the forgets, which its line leaves out;
+    /// a plan whose tool is not known keeps OpenTofu's form, the one that loses nothing.
     pub fn sentence(&self) -> String {
         if self.shown == 0 && self.actions == 0 {
             return match self.output_changes {
@@ -248,12 +328,19 @@ impl Summary {
             "{} to add, {} to change, {} to destroy",
             self.add, self.change, self.destroy
         ));
-        if self.forget > 0 {
+        if self.forget > 0 && self.tool != Tool::Terraform {
             s.push_str(&format!(", {} to forget", self.forget));
         }
         s.push('.');
         if self.actions > 0 {
             s.push_str(&format!(" Actions: {} to invoke.", self.actions));
+        }
+        if self.forget > 0 && self.tool == Tool::Terraform {
+            s.push_str(&format!(
+                " Also {} to forget (removed from the state, not destroyed), which Terraform's \
+                 line does not count.",
+                self.forget
+            ));
         }
         s
     }

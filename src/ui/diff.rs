@@ -199,7 +199,8 @@ pub fn DiffPanel() -> impl IntoView {
             facts.push((
                 "drift",
                 format!(
-                    "Changed outside Terraform ({} drift). {}{}",
+                    "Changed outside {} ({} drift). {}{}",
+                    crate::model::summary::Tool::of(doc).name(),
                     d.severity.label(),
                     if drift_only { "" } else { d.effect.sentence() },
                     " See the Drift tab."
@@ -222,11 +223,16 @@ pub fn DiffPanel() -> impl IntoView {
             facts.push((
                 "text-plan",
                 if unread {
-                    "Read from text: the text did not show this resource's attributes (or showed them in a form Planlens cannot read), so only its action is known."
+                    "Read from text: the text did not show this resource's attributes (or showed them in a form Planlens cannot read), so only its action is known.".to_string()
                 } else {
-                    "Read from text: only the attributes the text shows are here. Terraform hides unchanged ones (\"# (3 unchanged attributes hidden)\"); they are not in this diff."
-                }
-                .to_string(),
+                    // The tool that wrote the text, when its wording says (an OpenTofu plan
+                    // must not read "Terraform hides").
+                    let hides = match crate::model::summary::Tool::of(doc) {
+                        crate::model::summary::Tool::Unknown => "Terraform and OpenTofu hide".to_string(),
+                        tool => format!("{} hides", tool.name()),
+                    };
+                    format!("Read from text: only the attributes the text shows are here. {hides} unchanged ones (\"# (3 unchanged attributes hidden)\"); they are not in this diff.")
+                },
             ));
         }
         // A state's resource: its attributes as recorded, never a before → after.
@@ -507,7 +513,7 @@ fn side_view(side: &Side, class: &'static str) -> AnyView {
 fn holds(side: &Side, form: &Form) -> bool {
     match form {
         Form::Object => matches!(side, Side::Object(_)),
-        Form::List => matches!(side, Side::List(_)),
+        Form::List => matches!(side, Side::List(_) | Side::Shown(_)),
         Form::Json(_) | Form::Lines(_) => matches!(side, Side::Scalar(_)) && !side.is_null(),
         Form::Scalar => false,
     }
@@ -547,7 +553,7 @@ fn scalar_values(node: &DiffNode) -> AnyView {
 }
 
 /// One line with the node's mark and key: `~ key = <body>`. A list element is labelled by its
-/// index; one that moved says where it was.
+/// index; one that moved says where it was; one whose place a text plan did not say has none.
 fn row(node: &DiffNode, depth: usize, body: AnyView) -> AnyView {
     let (mark, class) = mark(node.change);
     let key = if node.key.is_none() {
@@ -563,11 +569,19 @@ fn row(node: &DiffNode, depth: usize, body: AnyView) -> AnyView {
         _ => None,
     };
     let forces = node.forces_replacement.then(|| view! { <span class="forces" data-testid="forces-replacement">"# forces replacement"</span> });
-    view! {
-        <div class=format!("dn {class}") style:padding-left=indent(depth)>
-            <span class="dn-mark">{mark}</span>
+    // An element whose position the text plan did not say: no key, as Terraform prints it.
+    let key = (node.key != Some(PathKey::Unpositioned)).then(|| {
+        view! {
             <span class="dn-key" title=moved>{visible(&key)}</span>
             <span class="eq">" = "</span>
+        }
+    });
+    let unplaced = (node.key == Some(PathKey::Unpositioned))
+        .then_some("The text does not say where in the list this element is.");
+    view! {
+        <div class=format!("dn {class}") style:padding-left=indent(depth) title=unplaced>
+            <span class="dn-mark">{mark}</span>
+            {key}
             {body}
             {forces}
         </div>

@@ -32,10 +32,11 @@ pub fn DriftPanel() -> impl IntoView {
             Source::Driftctl(f) => Some(view! { <DriftctlFigures facts=f.clone() /> }),
             _ => None,
         };
+        let tool = crate::model::summary::Tool::of(&loaded.doc).name();
         let refresh_only = crate::drift::is_refresh_only(&loaded.doc).then(|| view! {
             <p class="banner banner-info" data-testid="refresh-only">
-                "This is a refresh-only plan: Terraform will not undo these changes. Applying it records \
-                 the values listed below in the state."
+                {format!("This is a refresh-only plan: {tool} will not undo these changes. Applying it records \
+                 the values listed below in the state.")}
             </p>
         });
         let no_values = (!loaded.doc.source.has_values() && !drift.resources.is_empty()).then(|| view! {

@@ -424,23 +424,25 @@ fn VirtualList() -> impl IntoView {
             {move || {
                 state.entries.with(|e| e.0.is_empty()).then(|| view! {
                     <p class="empty" data-testid="list-empty">
-                        {move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| {
-                            l.doc.rows.is_empty() && l.analysis.planning.failed()
+                        {move || if let Some(tool) = state.loaded.with(|l| l.as_ref().and_then(|l| {
+                            (l.doc.rows.is_empty() && l.analysis.planning.failed())
+                                .then(|| crate::model::summary::Tool::of(&l.doc).name())
                         })) {
                             // Not "no changes": Terraform stopped before it planned any.
-                            "Planning failed before Terraform planned any change: there is nothing to list."
+                            format!("Planning failed before {tool} planned any change: there is nothing to list.")
                         } else if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.rows.is_empty() && l.doc.source.is_state())) {
-                            "This state holds no resources."
+                            "This state holds no resources.".to_string()
                         } else if state.filter.with(|f| *f == Default::default())
                             && state.loaded.with(|l| l.as_ref().is_some_and(|l| l.analysis.planning.is_incomplete()))
                         {
                             // Not "no changes": the input is not the whole plan (the banner says why).
                             "No resource change was read, but this is not the whole plan (see why above): \
                              it may have changes that are not shown here."
+                                .to_string()
                         } else if state.filter.with(|f| *f == Default::default()) {
-                            "No resource changes in this plan. Tick “Show unchanged” to list no-ops."
+                            "No resource changes in this plan. Tick “Show unchanged” to list no-ops.".to_string()
                         } else {
-                            "Nothing matches these filters."
+                            "Nothing matches these filters.".to_string()
                         }}
                     </p>
                 })

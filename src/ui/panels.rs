@@ -17,12 +17,15 @@ pub fn OutputsPanel() -> impl IntoView {
         let in_state = loaded.doc.source.is_state();
         if loaded.outputs.is_empty() {
             let text = if in_state {
-                "This state has no outputs."
+                "This state has no outputs.".to_string()
             } else if loaded.analysis.planning.failed() {
                 // Terraform stopped before it planned the outputs: not "no outputs".
-                "Planning failed before Terraform planned the outputs: they are not known."
+                format!(
+                    "Planning failed before {} planned the outputs: they are not known.",
+                    crate::model::summary::Tool::of(&loaded.doc).name()
+                )
             } else {
-                "This plan changes no outputs."
+                "This plan changes no outputs.".to_string()
             };
             return Some(view! { <p class="panel-empty">{text}</p> }.into_any());
         }
@@ -75,10 +78,15 @@ pub fn ChecksPanel() -> impl IntoView {
             // A state's own check_results (of its last apply) are not read: say so, not "none".
             let text = if loaded.doc.source.is_state() {
                 "Planlens does not show a state's check results (check_results of its last apply)."
+                    .to_string()
             } else if loaded.analysis.planning.failed() {
-                "Planning failed before Terraform checked the conditions: their results are not known."
+                format!(
+                    "Planning failed before {} checked the conditions: their results are not known.",
+                    crate::model::summary::Tool::of(&loaded.doc).name()
+                )
             } else {
                 "This plan has no check results (check blocks, preconditions or postconditions)."
+                    .to_string()
             };
             return Some(
                 view! { <p class="panel-empty" data-testid="checks-empty">{text}</p> }.into_any(),

@@ -88,12 +88,16 @@ pub fn SummaryPanel() -> impl IntoView {
             // The banners say what the verdict says: both read the analysis's planning status.
             let planning = &l.analysis.planning;
             let errored = planning.failed().then(|| {
+                let tool = crate::model::summary::Tool::of(&l.doc).name();
                 let what = if l.doc.rows.is_empty() {
-                    "Terraform could not make this plan, so there is nothing to apply."
+                    format!("{tool} could not make this plan, so there is nothing to apply.")
                 } else {
-                    "This plan is partial: Terraform stopped on an error, so it cannot be applied."
+                    format!("This plan is partial: {tool} stopped on an error, so it cannot be applied.")
                 };
-                let next = if matches!(planning, Planning::Failed { errors: 0, .. }) {
+                let next = if matches!(l.doc.source, crate::model::Source::TextPlan(_)) {
+                    // A text plan's errors are its own `Error:` lines, not a list below.
+                    " The text's Error: lines say why: fix them and plan again."
+                } else if matches!(planning, Planning::Failed { errors: 0, .. }) {
                     " Its errors are not in this file (terraform show -json leaves them out): see the output of terraform plan, fix them and plan again."
                 } else {
                     " Fix the errors below and plan again."

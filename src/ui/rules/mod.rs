@@ -156,7 +156,12 @@ pub fn RulesPanel() -> impl IntoView {
                         data-testid="rules-planning"
                     >
                         {visible(&sentence)}
-                        {failed.then_some(" The findings below are about the partial plan Terraform made before the error.")}
+                        {failed.then(|| {
+                            let tool = state.loaded.with_untracked(|l| {
+                                l.as_ref().map_or("Terraform", |l| crate::model::summary::Tool::of(&l.doc).name())
+                            });
+                            format!(" The findings below are about the partial plan {tool} made before the error.")
+                        })}
                     </p>
                 })
             })}
