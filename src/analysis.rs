@@ -58,7 +58,11 @@ impl Analysis {
             Some(carried) => Analysis {
                 summary,
                 planning,
-                drift: Drift::from_resources(carried.drift.clone(), doc.rows.len()),
+                drift: {
+                    let mut drift = Drift::from_resources(carried.drift.clone(), doc.rows.len());
+                    drift.tool = crate::model::summary::Tool::of(doc);
+                    drift
+                },
                 graph: match &carried.graph {
                     Some(graph) => OnceLock::from(Arc::new(DepGraph::from_carried(graph, doc))),
                     None => OnceLock::new(),

@@ -527,6 +527,15 @@ fn a_plan_log_with_data_source_reads_is_a_plan_not_an_apply() {
         ]
     );
     assert_eq!(doc.plan().terraform_version.as_deref(), Some("1.8.3"));
+    // OpenTofu's version message names it: the Plan: line is OpenTofu's, with its forget count.
+    assert_eq!(
+        planlens::model::summary::Tool::of(&doc),
+        planlens::model::summary::Tool::OpenTofu
+    );
+    assert_eq!(
+        Summary::of(&doc).sentence(),
+        "Plan: 1 to add, 0 to change, 0 to destroy, 1 to forget."
+    );
     assert_ne!(
         builtin_evaluation(&doc).verdict,
         planlens::model::findings::Verdict::NotAPlan

@@ -1197,3 +1197,28 @@ fn a_failed_text_plan_says_its_own_error_not_that_terraform_marked_it() {
         "{headline}"
     );
 }
+
+/// Terraform's text prints only the outside changes that may affect the plan, so a text without
+/// a drift section cannot say "No drift" (Terraform's own drift_simple pair: the JSON has drift
+/// the text does not print). The note names the tool that made the plan.
+#[test]
+fn a_text_plan_never_claims_no_drift_and_names_its_tool() {
+    use planlens::model::summary::Planning;
+    let text = load(&dir().join("terraform-1.5.7/drift_simple/plan"));
+    let json = load(&dir().join("terraform-1.5.7/drift_simple/plan.json"));
+    assert!(!planlens::drift::Drift::of(&json).resources.is_empty());
+    assert!(planlens::drift::Drift::of(&text).resources.is_empty());
+    let said = planlens::drift::incompleteness(&text, &Planning::of(&text), 0);
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "Drift not known: a human-readable plan shows only what changed outside Terraform \
+             that may affect the plan. Open the plan's JSON (`show -json`) to see all drift."
+        )
+    );
+    let drift = planlens::drift::Drift::of(&own("opentofu_drift.txt"));
+    assert_eq!(
+        drift.note().as_deref(),
+        Some("Note: 2 resources have changed outside of OpenTofu.")
+    );
+}

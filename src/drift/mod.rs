@@ -167,6 +167,14 @@ pub fn incompleteness(doc: &Document, planning: &Planning, listed: usize) -> Opt
             .to_string()
     } else if planning.is_incomplete() {
         "this is not the whole plan (see why above), so drift in the rest is not shown.".to_string()
+    } else if matches!(doc.source, Source::TextPlan(_)) && !is_refresh_only(doc) {
+        // Terraform's and OpenTofu's text print only the outside changes "which may have
+        // affected this plan" (those in its relevant attributes); the JSON has them all.
+        let tool = crate::model::summary::Tool::of(doc).name();
+        format!(
+            "a human-readable plan shows only what changed outside {tool} that may affect the \
+             plan. Open the plan's JSON (`show -json`) to see all drift."
+        )
     } else if let Some(version) = old_terraform(doc) {
         format!(
             "Terraform {version} wrote this plan, and Terraform reports drift in its plans only \
@@ -206,6 +214,8 @@ pub struct Drift {
     pub not_relevant: usize,
     /// Per document row, the index into `resources` of its drift.
     by_row: Vec<Option<u32>>,
+    /// The tool that made the plan, named in [`Drift::note`] as it names itself.
+    pub tool: crate::model::summary::Tool,
 }
 
 impl Drift {
@@ -342,7 +352,10 @@ impl Drift {
         }
         // Stable: plan order within each part.
         crate::sort::by_key(&mut resources, |r| r.severity == Severity::NotRelevant);
-        Drift::from_resources(resources, doc.rows.len())
+        Drift {
+            tool: crate::model::summary::Tool::of(doc),
+            ..Drift::from_resources(resources, doc.rows.len())
+        }
     }
 
     /// The drift of a document of `rows` rows made of already graded resources (a redacted share
@@ -383,12 +396,13 @@ impl Drift {
     /// mattered: `Note: 1 resource has changed outside of Terraform (and 2 more in ways that do
     /// not affect this plan).`
     pub fn note(&self) -> Option<String> {
+        let tool = self.tool.name();
         let relevant = self.resources.len() - self.not_relevant;
         let resources = |n: usize| crate::model::summary::count(n, "resource", "resources");
         match (relevant, self.not_relevant) {
             (0, 0) => None,
             (0, n) => Some(format!(
-                "Note: {} changed outside of Terraform in ways that do not affect this plan.",
+                "Note: {} changed outside of {tool} in ways that do not affect this plan.",
                 resources(n)
             )),
             (r, n) => {
@@ -399,7 +413,7 @@ impl Drift {
                     String::new()
                 };
                 Some(format!(
-                    "Note: {} {verb} changed outside of Terraform{more}.",
+                    "Note: {} {verb} changed outside of {tool}{more}.",
                     resources(r)
                 ))
             }

@@ -32,9 +32,12 @@ pub fn looks_like_plan_log(text: &str) -> bool {
 struct Message<'a> {
     #[serde(rename = "type", borrow, default)]
     kind: Cow<'a, str>,
-    /// The version in a `version` message (`tofu` in OpenTofu's).
-    #[serde(borrow, default, alias = "tofu")]
+    /// The version in Terraform's `version` message.
+    #[serde(borrow, default)]
     terraform: Option<Cow<'a, str>>,
+    /// The version in OpenTofu's `version` message.
+    #[serde(borrow, default)]
+    tofu: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     change: Option<LogChange<'a>>,
     #[serde(borrow, default)]
@@ -261,7 +264,15 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
             continue;
         };
         match &*msg.kind {
-            "version" => facts.terraform_version = msg.terraform.map(Cow::into_owned),
+            "version" => {
+                let tool = match (&msg.terraform, &msg.tofu) {
+                    (_, Some(_)) => "OpenTofu",
+                    (Some(_), None) => "Terraform",
+                    (None, None) => continue,
+                };
+                facts.tool = Some(tool.to_string());
+                facts.terraform_version = msg.terraform.or(msg.tofu).map(Cow::into_owned);
+            }
             "planned_change" | "resource_drift" => {
                 let Some(entry) = msg.change.as_ref().and_then(change_json) else {
                     facts.skipped_lines += 1;

@@ -37,7 +37,9 @@ pub fn describe(reason: &str, action: Action) -> String {
         return match action {
             _ if fits(prefix) => sentence,
             Action::Forget if prefix == "Destroyed because " => {
-                format!("Forgotten, not destroyed (Terraform stops managing it) because {why}")
+                format!(
+                    "Forgotten, not destroyed (it leaves the state; the object stays) because {why}"
+                )
             }
             _ => format!("{not}: {does}, though {why}"),
         };
@@ -143,7 +145,7 @@ mod tests {
     fn a_forget_is_never_said_to_destroy() {
         assert_eq!(
             super::describe("delete_because_no_resource_config", Action::Forget),
-            "Forgotten, not destroyed (Terraform stops managing it) because its resource block \
+            "Forgotten, not destroyed (it leaves the state; the object stays) because its resource block \
              is no longer in the configuration."
         );
         assert!(

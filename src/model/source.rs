@@ -248,6 +248,10 @@ pub struct PlanLogFacts {
     pub diagnostics: Vec<Diagnostic>,
     /// Lines that were not JSON objects or had an unknown `type` (skipped, counted).
     pub skipped_lines: usize,
+    /// `OpenTofu` when the log says it came from OpenTofu (its version message's `tofu` key,
+    /// `@module` `tofu.ui`), `Terraform` when it says Terraform; else not known.
+    #[serde(default)]
+    pub tool: Option<String>,
 }
 
 /// The `change_summary` message of a plan log.

@@ -7,7 +7,7 @@
 
 pub use super::planning::Planning;
 pub use super::text::{count, noun};
-use crate::model::source::{PlanLogFacts, TextSummary};
+use crate::model::source::{PlanLogFacts, TextPlanFacts, TextSummary};
 use crate::model::{Action, Document, ReplaceOrder, Source};
 
 impl Planning {
@@ -94,11 +94,12 @@ impl Tool {
     /// Reads the document: a text plan's wording (`OpenTofu will perform …`, `tofu apply`); for
     /// plan JSON, its resources' providers, since OpenTofu's default registry is
     /// `registry.opentofu.org` and Terraform's `registry.terraform.io` (a provider of either
-    /// registry decides when no provider of the other is there). Plan logs, states and driftctl
-    /// reports: not known.
+    /// registry decides when no provider of the other is there); a plan log's version message.
+    /// States and driftctl reports: not known.
     pub fn of(doc: &Document) -> Tool {
         match &doc.source {
-            Source::TextPlan(f) => match f.tool.as_deref() {
+            Source::TextPlan(TextPlanFacts { tool, .. })
+            | Source::PlanLog(PlanLogFacts { tool, .. }) => match tool.as_deref() {
                 Some("OpenTofu") => Tool::OpenTofu,
                 Some("Terraform") => Tool::Terraform,
                 _ => Tool::Unknown,

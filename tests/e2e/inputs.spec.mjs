@@ -12,7 +12,7 @@ import { gotoApp } from "./helpers.mjs";
 const FIXTURES = join(REPO, "tests", "fixtures");
 const read = (name) => readFileSync(join(FIXTURES, name));
 
-const FORGET = "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget.";
+const FORGET = "Plan: 2 to add, 0 to change, 0 to destroy. Also 2 to forget (removed from the state, not destroyed), which Terraform's line does not count.";
 const IMPORT = "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.";
 
 /** PowerShell's `terraform show -json plan.out > plan.json`: UTF-16 LE with a byte order mark. */
