@@ -131,8 +131,8 @@ fn write_fuzz_seeds() {
         let bytes = std::fs::read(path).unwrap();
         let stem = format!("{i:03}-{}", path.file_name().unwrap().to_string_lossy());
         match path.extension().and_then(|e| e.to_str()) {
-            Some("rego") => write("rego", stem, &bytes),
-            Some("toml") => write("rules", stem, &bytes),
+            Some("rego") => write("rego", stem.clone(), &bytes),
+            Some("toml") => write("rules", stem.clone(), &bytes),
             _ => {}
         }
         for target in ["load", "diff", "graph", "markdown"] {
@@ -148,7 +148,11 @@ fn write_fuzz_seeds() {
         let Ok(doc) = planlens::load::load_plan(bytes, &stem) else {
             continue;
         };
-        write("link", stem.clone(), planlens::share::full_payload(&doc).as_bytes());
+        write(
+            "link",
+            stem.clone(),
+            planlens::share::full_payload(&doc).as_bytes(),
+        );
         let analysis = Analysis::of(&doc);
         let redacted = planlens::share::redacted::write(&doc, &analysis, &rules, &labels);
         write("redacted", stem.clone(), redacted.as_bytes());

@@ -27,7 +27,16 @@ const TYPES: &[&str] = &[
 ];
 const NAMES: &[&str] = &["this", "main", "web", "db", "a", "b", "logs", "x"];
 const PLAIN_KEYS: &[&str] = &[
-    "id", "name", "tags", "ami", "instance_type", "arn", "count", "enabled", "policy", "ingress",
+    "id",
+    "name",
+    "tags",
+    "ami",
+    "instance_type",
+    "arn",
+    "count",
+    "enabled",
+    "policy",
+    "ingress",
 ];
 const SECRET_KEYS: &[&str] = &[
     "password",
@@ -98,8 +107,14 @@ pub enum Key {
 impl Key {
     fn get(&self) -> (String, bool) {
         match self {
-            Key::Plain(i) => (PLAIN_KEYS[*i as usize % PLAIN_KEYS.len()].to_string(), false),
-            Key::Secret(i) => (SECRET_KEYS[*i as usize % SECRET_KEYS.len()].to_string(), true),
+            Key::Plain(i) => (
+                PLAIN_KEYS[*i as usize % PLAIN_KEYS.len()].to_string(),
+                false,
+            ),
+            Key::Secret(i) => (
+                SECRET_KEYS[*i as usize % SECRET_KEYS.len()].to_string(),
+                true,
+            ),
             Key::Odd(t) => (t.get(), false),
             Key::Tricky(i) => {
                 const TRICKY: &[&str] = &[
@@ -429,7 +444,11 @@ impl GenPlan {
                     let name: String = (m.name.get(NAMES).chars())
                         .filter(|ch| ch.is_ascii_alphanumeric() || *ch == '_' || *ch == '-')
                         .collect();
-                    let name = if name.is_empty() { "m".to_string() } else { name };
+                    let name = if name.is_empty() {
+                        "m".to_string()
+                    } else {
+                        name
+                    };
                     format!("module.{name}{}", instance_key(&m.key).0)
                 })
                 .collect::<Vec<_>>()
@@ -574,16 +593,16 @@ impl GenPlan {
                 Actions::NoOp,
             ][o.actions as usize % 4];
             let hidden = o.sensitive || secret_name;
-            let before = if actions.has_before() {
-                w.inner(&o.before, hidden).0
-            } else {
-                Value::Null
+            // An output's mirror is `true` when the output is sensitive, else its elements' marks.
+            let mut side = |present: bool, inner: &Inner| match present {
+                false => (Value::Null, json!(o.sensitive)),
+                true => {
+                    let (v, m) = w.inner(inner, hidden);
+                    (v, if o.sensitive { json!(true) } else { m })
+                }
             };
-            let after = if actions.has_after() {
-                w.inner(&o.after, hidden).0
-            } else {
-                Value::Null
-            };
+            let (before, before_sensitive) = side(actions.has_before(), &o.before);
+            let (after, after_sensitive) = side(actions.has_after(), &o.after);
             outputs.insert(
                 name,
                 json!({
@@ -591,8 +610,8 @@ impl GenPlan {
                     "before": before,
                     "after": after,
                     "after_unknown": false,
-                    "before_sensitive": o.sensitive,
-                    "after_sensitive": o.sensitive,
+                    "before_sensitive": before_sensitive,
+                    "after_sensitive": after_sensitive,
                 }),
             );
             output_actions.push(actions.names().iter().map(|s| s.to_string()).collect());
