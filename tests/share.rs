@@ -499,6 +499,34 @@ fn damaged_and_edited_links_are_refused_with_a_message() {
 }
 
 #[test]
+fn a_redacted_link_whose_modules_loop_is_refused() {
+    // Found by fuzzing (tests/fuzz_regressions/redacted/): a module written as its own parent made
+    // every walk up the module tree loop until memory ran out.
+    let original = open(
+        String::from_utf8(common::own_fixture("nested_modules.json")).unwrap(),
+        "nested_modules.json",
+    );
+    let redacted = planlens::share::redacted::write(
+        &original.doc,
+        &original.analysis,
+        &RuleSet::builtin(),
+        &BTreeMap::new(),
+    );
+    let json: serde_json::Value = serde_json::from_str(&redacted).unwrap();
+    let modules = json["graph"]["modules"].as_array().unwrap().len();
+    assert!(modules > 2, "{modules} modules");
+    for (module, parent) in [(1, 1), (1, modules - 1)] {
+        let mut edited = json.clone();
+        edited["graph"]["modules"][module][1] = serde_json::json!(parent);
+        let err = load_plan_text(edited.to_string(), "edited").unwrap_err();
+        assert!(
+            err.to_string().contains("modules are inconsistent"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn links_carry_rules_and_labels() {
     let original = open(
         String::from_utf8(common::own_fixture("share_secrets.json")).unwrap(),

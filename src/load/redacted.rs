@@ -119,15 +119,15 @@ fn restore_derived(plan: &mut Value) {
     crate::model::plan::each_change(plan, |_, _, c| fill(c));
 }
 
-/// Checks every index of a carried graph against a document of `rows` rows: module parents,
-/// node modules, edge ends and kinds.
+/// Checks every index of a carried graph against a document of `rows` rows: module parents
+/// (each before its module, as the graph writes them, so no walk up the tree loops), node
+/// modules, edge ends and kinds.
 pub fn check_graph(graph: &CarriedGraph, rows: usize) -> Result<(), LoadError> {
     let modules = graph.modules.len() as u32;
     if modules == 0
-        || graph
-            .modules
-            .iter()
-            .any(|(_, parent, _)| parent.is_some_and(|p| p >= modules))
+        || (0u32..)
+            .zip(&graph.modules)
+            .any(|(i, (_, parent, _))| parent.is_some_and(|p| p >= i))
     {
         return Err(damaged("its graph's modules are inconsistent"));
     }

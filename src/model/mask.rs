@@ -139,13 +139,21 @@ impl Mask {
                 _ => every_key = true,
             }
         }
-        let prefilter = if every_key {
-            None
-        } else {
+        let build = || {
             AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .build(&literals)
                 .ok()
+        };
+        let prefilter = if every_key {
+            None
+        } else if builtin && user.is_empty() {
+            // Every document, index and rule set makes the built-in mask: building its automaton
+            // took longer than reading a small plan (fuzzing showed it), so it is built once.
+            static BUILTIN: std::sync::OnceLock<Option<AhoCorasick>> = std::sync::OnceLock::new();
+            BUILTIN.get_or_init(build).clone()
+        } else {
+            build()
         };
         Mask {
             builtin,
