@@ -147,14 +147,14 @@ fn every_driftctl_report_loads_with_its_figures() {
                 .all(|r| r.is_drifted && r.action == Action::NoOp)
         );
         assert_eq!(Summary::of(&doc).sentence(), "No changes.", "{name}");
-        // Every missing or changed resource is structural drift the plan does not touch.
+        // Every missing or changed resource is structural drift; a report has no plan.
         let drift = Drift::of(&doc);
         assert_eq!(drift.resources.len(), rows, "{name}");
         assert!(
             drift
                 .resources
                 .iter()
-                .all(|r| r.severity == Severity::Structural && r.effect == PlanEffect::NotInPlan)
+                .all(|r| r.severity == Severity::Structural && r.effect == PlanEffect::NoPlan)
         );
     }
 }
@@ -705,6 +705,14 @@ fn in_every_file_the_drift_header_says_what_its_attributes_say() {
                 | PlanEffect::Recreates
                 | PlanEffect::NotInPlan => {
                     assert!(reverted + kept + changed == 0, "{at}")
+                }
+                // A drift report has no plan, so no effect to check against.
+                PlanEffect::NoPlan => {
+                    assert!(
+                        matches!(doc.source, planlens::model::Source::Driftctl(_)),
+                        "{at}"
+                    );
+                    continue;
                 }
             }
             // And it is the one function's answer.

@@ -513,6 +513,9 @@ pub struct CaseChange {
 /// `Summary::of`: Terraform's own rules (`Plan: N to import, N to add, …`).
 fn expected_summary(case: &Case, doc: &Document) -> Summary {
     let mut s = Summary {
+        // The tool decides only which `Plan:` line is written, not a count: taken as the
+        // document says (the counts below are the oracle).
+        tool: planlens::model::summary::Tool::of(doc),
         drifted: case.drift_entries,
         resources: case.changes.len(),
         instances: doc.rows.len(),

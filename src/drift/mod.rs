@@ -165,6 +165,10 @@ pub fn incompleteness(doc: &Document, planning: &Planning, listed: usize) -> Opt
         "planning failed, so Terraform may have stopped before it compared every resource with \
          what exists. Fix the error and plan again."
             .to_string()
+    } else if let Planning::ScanPartial { .. } = planning {
+        "driftctl left some resource types out of its scan (its alerts say which), so their \
+         drift is not shown."
+            .to_string()
     } else if planning.is_incomplete() {
         "this is not the whole plan (see why above), so drift in the rest is not shown.".to_string()
     } else if matches!(doc.source, Source::TextPlan(_)) && !is_refresh_only(doc) {
@@ -337,12 +341,15 @@ impl Drift {
                     &attributes,
                     more_attributes,
                 ),
-                effect: PlanEffect::of(
-                    planned_row.map(|r| r.action),
-                    action,
-                    values_known,
-                    attributes.iter().map(|a| a.effect),
-                ),
+                effect: match doc.source {
+                    Source::Driftctl(_) => PlanEffect::NoPlan,
+                    _ => PlanEffect::of(
+                        planned_row.map(|r| r.action),
+                        action,
+                        values_known,
+                        attributes.iter().map(|a| a.effect),
+                    ),
+                },
                 attributes,
                 more_attributes,
                 values_known,

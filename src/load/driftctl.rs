@@ -186,7 +186,10 @@ fn set_path(root: &mut Value, path: &[String], value: Value) {
 pub fn convert(text: &str) -> Result<(String, DriftctlFacts), serde_json::Error> {
     let report: Report = serde_json::from_str(text)?;
     let s = &report.summary;
-    let format = if s.total_drifted.is_some() || report.deleted.is_some() {
+    // v0.7 wrote `deleted` and `total_drifted`; v0.8 renamed them `missing` and `total_changed`,
+    // but some v0.8–v0.39 reports still carry `total_drifted` beside `missing`/`differences`.
+    let v0_7_only = report.missing.is_none() && report.differences.is_none();
+    let format = if report.deleted.is_some() || (s.total_drifted.is_some() && v0_7_only) {
         "v0.7"
     } else if report.differences.is_some() || s.total_changed.is_some() {
         "v0.8–v0.39"

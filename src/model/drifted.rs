@@ -109,6 +109,8 @@ pub enum PlanEffect {
     NotInPlan,
     /// The input has no values to compare (plan logs), or the planned values are unknown.
     Unknown,
+    /// The input is a drift report with no plan (driftctl): what a plan would do is not said.
+    NoPlan,
 }
 
 impl PlanEffect {
@@ -125,6 +127,7 @@ impl PlanEffect {
             PlanEffect::Recreates => "recreates",
             PlanEffect::NotInPlan => "not-in-plan",
             PlanEffect::Unknown => "unknown",
+            PlanEffect::NoPlan => "no-plan",
         }
     }
 
@@ -143,6 +146,7 @@ impl PlanEffect {
             PlanEffect::Recreates => "The plan creates it again.",
             PlanEffect::NotInPlan => "The plan does not change this resource.",
             PlanEffect::Unknown => "Whether the plan reverts this drift is not known.",
+            PlanEffect::NoPlan => "A drift report has no plan: what a plan would do is not known.",
         }
     }
 
@@ -159,6 +163,7 @@ impl PlanEffect {
             PlanEffect::Recreates => "plan recreates it",
             PlanEffect::NotInPlan => "plan does not change it",
             PlanEffect::Unknown => "effect unknown",
+            PlanEffect::NoPlan => "no plan",
         }
     }
 }

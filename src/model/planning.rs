@@ -80,6 +80,13 @@ pub enum Planning {
         /// The Atlantis projects, as the comment's headings name them; empty for other texts.
         projects: Vec<String>,
     },
+    /// A driftctl report whose alerts say it left resource types out of the scan (it was not
+    /// allowed to list them: "Ignoring aws_vpc from drift calculation: Listing aws_vpc is
+    /// forbidden"): their drift is not known. Judged as an incomplete plan, never "pass".
+    ScanPartial {
+        /// The resource types driftctl ignored, as its alerts name them.
+        ignored: Vec<String>,
+    },
     /// Nothing was planned: the document is a Terraform state (`Source::State`), what Terraform
     /// recorded after its last apply. It has no changes to judge, so it gets no verdict at all
     /// ([`super::findings::Verdict::NotAPlan`]), never "pass".
@@ -102,6 +109,7 @@ impl Planning {
                 | Planning::LogShort
                 | Planning::TextShort
                 | Planning::Several { .. }
+                | Planning::ScanPartial { .. }
         )
     }
 
@@ -151,6 +159,12 @@ impl Planning {
                  changes.`, as a terragrunt run-all prints), read here as one, so a resource \
                  planned in more than one shows once and the counts and findings are no one \
                  plan's. Open each plan on its own (or `terraform show -json` of each)."
+            )),
+            Planning::ScanPartial { ignored } => Some(format!(
+                "Scan incomplete: driftctl left {} out of its scan ({}; its alerts say why, \
+                 usually a missing permission), so their drift is not known.",
+                count(ignored.len(), "resource type", "resource types"),
+                crate::model::text::visible(&ignored.join(", ")),
             )),
             Planning::Incomplete { deferred: 0 } => Some(
                 "Plan incomplete: Terraform left part of the configuration out of this plan \

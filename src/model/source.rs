@@ -546,6 +546,21 @@ pub struct DriftctlFacts {
 }
 
 impl DriftctlFacts {
+    /// The resource types the report's alerts say driftctl left out of the scan ("Ignoring
+    /// aws_vpc from drift calculation: …", when it may not list them), in the alerts' order.
+    pub fn ignored_types(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (_, message) in &self.alerts {
+            if let Some(rest) = message.strip_prefix("Ignoring ")
+                && let Some((kind, _)) = rest.split_once(" from drift calculation")
+                && !out.iter().any(|k| k == kind)
+            {
+                out.push(kind.to_string());
+            }
+        }
+        out
+    }
+
     /// The report in one sentence, in place of a plan's: `driftctl: 6 resources, 2 managed,
     /// 2 unmanaged, 2 missing, 2 changed; coverage 33 %.`
     pub fn sentence(&self) -> String {

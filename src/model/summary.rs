@@ -67,6 +67,12 @@ impl Planning {
         {
             return Planning::TextShort;
         }
+        if let Source::Driftctl(facts) = &doc.source {
+            let ignored = facts.ignored_types();
+            if !ignored.is_empty() {
+                return Planning::ScanPartial { ignored };
+            }
+        }
         if plan.complete == Some(false) {
             return Planning::Incomplete {
                 deferred: plan.deferred_changes.len(),

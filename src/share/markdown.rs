@@ -303,6 +303,28 @@ pub fn summary(
         budget.push(&mut out, &format!("**{}**\n\n", escape(&failing)));
     }
 
+    // driftctl's alerts say what its scan left out or may have got wrong (a missing permission,
+    // diffs on computed fields that may be false positives): said, never dropped.
+    if let Source::Driftctl(facts) = &doc.source
+        && !facts.alerts.is_empty()
+    {
+        budget.push(&mut out, "#### driftctl's alerts\n\n");
+        let lines: Vec<String> = (facts.alerts.iter())
+            .map(|(about, message)| match about.is_empty() {
+                true => format!("- {}", escape(message)),
+                false => format!("- `{}`: {}", code(about), escape(message)),
+            })
+            .collect();
+        budget.rows(
+            &mut out,
+            &lines,
+            0.2,
+            SECTION_RESERVE,
+            0,
+            ["alert", "alerts"],
+        );
+    }
+
     if let Source::PlanLog(facts) = &doc.source
         && !facts.diagnostics.is_empty()
     {

@@ -213,9 +213,10 @@ test.describe("Share links", () => {
     await view.setContent(`<!doctype html><meta charset="utf-8"><body>${html}</body>`);
     await expect(view.locator("h3")).toHaveText(/^Planlens: Plan: 1 to import, 8 to add, 9 to change, 3 to destroy\.$/);
     await expect(view.locator("strong").first()).toHaveText("Verdict: needs approval");
-    // Findings, destructive changes, then the folded rest: every row has its table's cells.
+    // Findings, destructive changes, then the folded rest and the output changes: every row has
+    // its table's cells.
     const tables = view.locator("table");
-    expect(await tables.count()).toBe(3);
+    expect(await tables.count()).toBe(4);
     for (const t of await tables.all()) {
       const width = await t.locator("thead th").count();
       const cells = await t.locator("tbody tr").evaluateAll((rows) => rows.map((r) => r.children.length));
@@ -224,8 +225,8 @@ test.describe("Share links", () => {
     }
     await expect(view.locator("h4")).toHaveText(["Destroyed, replaced or forgotten (3)"]);
     await expect(tables.nth(1).locator("tbody tr").first()).toContainText("aws_instance.bastion");
-    await expect(view.locator("details summary")).toHaveText(/^Other changes \(\d+\)$/);
-    await expect(view.locator("details table")).toHaveCount(1);
+    await expect(view.locator("details summary")).toHaveText([/^Other changes \(\d+\)$/, /^Output changes \(\d+\)$/]);
+    await expect(view.locator("details table")).toHaveCount(2);
     // Plan text stays text: the address with brackets and quotes is not a link.
     await expect(view.locator("a")).toHaveCount(1);
     await expect(view.locator("a")).toHaveAttribute("href", full);

@@ -85,7 +85,7 @@ for (const [device, viewport] of [
 
       // Rules: the value a text hides is "not checked", never a silent pass.
       await page.getByRole("tab", { name: /Rules/ }).click();
-      await expect(page.locator("body")).toContainText("Not checked on 3 resources");
+      await expect(page.locator("body")).toContainText("Not checked on 1 resource");
     });
 
     test("pasted Atlantis comment, and a cut controller message", async ({ page }) => {
