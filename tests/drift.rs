@@ -976,3 +976,38 @@ fn a_resource_deleted_outside_terraform_says_what_it_was() {
         "deleted outside Terraform: aws_ssm_parameter"
     );
 }
+
+/// A driftctl report whose alerts say it left resource types out (it was not allowed to list
+/// them) cannot rule drift out: it was "No drift" and a pass. Shaped like driftctl's own
+/// access-denied output.
+#[test]
+fn a_driftctl_scan_that_left_types_out_is_incomplete_and_says_so() {
+    use planlens::model::summary::Planning;
+    let doc = common::load_own("driftctl_access_denied.json");
+    let planning = Planning::of(&doc);
+    assert_eq!(
+        planning,
+        Planning::ScanPartial {
+            ignored: vec!["aws_iam_role".to_string(), "aws_kms_key".to_string()]
+        }
+    );
+    assert!(planning.is_incomplete());
+    assert_eq!(
+        common::builtin_evaluation(&doc).verdict,
+        planlens::model::findings::Verdict::Incomplete
+    );
+    let said = planlens::drift::incompleteness(&doc, &planning, 0).unwrap();
+    assert!(said.starts_with("Drift not known: driftctl left"), "{said}");
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let comment = planlens::share::markdown::summary(
+        &doc,
+        &analysis,
+        &common::builtin_evaluation(&doc),
+        None,
+    );
+    assert!(
+        comment.contains("#### driftctl's alerts")
+            && comment.contains("aws\\_kms\\_key is forbidden"),
+        "{comment}"
+    );
+}
