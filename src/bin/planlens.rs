@@ -625,8 +625,9 @@ fn open_or_report(path: &str, mask: &Mask) -> Result<Document, ExitCode> {
             }
             // Terraform's own errors and warnings, as Terraform prints them.
             if let Source::PlanLog(facts) = &doc.source {
+                let tool = planlens::model::summary::Tool::of(&doc).name();
                 for d in &facts.diagnostics {
-                    eprintln!("planlens: Terraform reported:\n{}", d.to_text());
+                    eprintln!("planlens: {tool} reported:\n{}", d.to_text());
                 }
             }
             Ok(doc)
@@ -844,7 +845,10 @@ fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>, incomplete: Option<&
     match drift.note() {
         Some(note) => out.push_str(&(note + "\n")),
         None if incomplete.is_some() => {}
-        None => out.push_str("No drift: nothing changed outside of Terraform.\n"),
+        None => out.push_str(&format!(
+            "No drift: nothing changed outside of {}.\n",
+            drift.tool.name()
+        )),
     }
     for r in &drift.resources {
         let what = if r.values_known || r.action == Action::Delete {

@@ -61,8 +61,9 @@ pub fn DriftPanel() -> impl IntoView {
             let state_note = in_state.then(|| view! {
                 <p class="panel-empty" data-testid="no-drift">{crate::model::planning::STATE_NO_DRIFT}</p>
             });
+            let tool = drift.tool.name();
             let no_drift = (!in_state && incomplete.is_none()).then(|| view! {
-                <p class="panel-empty" data-testid="no-drift">"No drift: nothing changed outside of Terraform."</p>
+                <p class="panel-empty" data-testid="no-drift">{format!("No drift: nothing changed outside of {tool}.")}</p>
             });
             return Some(
                 view! {
