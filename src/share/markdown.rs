@@ -197,6 +197,30 @@ impl Budget {
         self.push(out, "\n");
     }
 
+    /// A table folded in `<details>` under `summary (N)`, with `columns` as its head; nothing
+    /// when `lines` is empty. `what` names one row and several, for the cut note.
+    fn folded(
+        &mut self,
+        out: &mut String,
+        summary: &str,
+        columns: &[&str],
+        lines: &[String],
+        what: [&str; 2],
+    ) {
+        if lines.is_empty() {
+            return;
+        }
+        let head = format!("| {} |", columns.join(" | "));
+        let rule = format!("|{}", "---|".repeat(columns.len()));
+        let n = lines.len();
+        self.push(
+            out,
+            &format!("<details>\n<summary>{summary} ({n})</summary>\n\n{head}\n{rule}\n"),
+        );
+        self.rows(out, lines, 1.0, SECTION_RESERVE, 0, what);
+        self.push(out, "</details>\n");
+    }
+
     fn push(&mut self, out: &mut String, text: &str) {
         out.push_str(text);
         self.left = self.left.saturating_sub(text.len());
@@ -465,28 +489,21 @@ pub fn summary(
             ),
         })
         .collect();
-    if state && !others.is_empty() {
-        budget.push(
+    match state {
+        true => budget.folded(
             &mut out,
-            &format!(
-                "<details>\n<summary>Resources in the state ({})</summary>\n\n| Resource |\n|---|\n",
-                others.len()
-            ),
-        );
-        let what = ["resource", "resources"];
-        budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, what);
-        budget.push(&mut out, "</details>\n");
-    } else if !others.is_empty() {
-        budget.push(
+            "Resources in the state",
+            &["Resource"],
+            &others,
+            ["resource", "resources"],
+        ),
+        false => budget.folded(
             &mut out,
-            &format!(
-                "<details>\n<summary>Other changes ({})</summary>\n\n| Action | Resource |\n|---|---|\n",
-                others.len()
-            ),
-        );
-        let what = ["change", "changes"];
-        budget.rows(&mut out, &others, 1.0, SECTION_RESERVE, 0, what);
-        budget.push(&mut out, "</details>\n");
+            "Other changes",
+            &["Action", "Resource"],
+            &others,
+            ["change", "changes"],
+        ),
     }
 
     // Output changes by name and action (never a value: a log has none, a plan's may be secret).
@@ -506,18 +523,13 @@ pub fn summary(
             )
         })
         .collect();
-    if !outputs.is_empty() {
-        budget.push(
-            &mut out,
-            &format!(
-                "<details>\n<summary>Output changes ({})</summary>\n\n| Action | Output |\n|---|---|\n",
-                outputs.len()
-            ),
-        );
-        let what = ["output change", "output changes"];
-        budget.rows(&mut out, &outputs, 1.0, SECTION_RESERVE, 0, what);
-        budget.push(&mut out, "</details>\n");
-    }
+    budget.folded(
+        &mut out,
+        "Output changes",
+        &["Action", "Output"],
+        &outputs,
+        ["output change", "output changes"],
+    );
     out.push_str(&footer);
     out
 }
