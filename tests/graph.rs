@@ -577,3 +577,111 @@ fn every_module_box_holds_exactly_its_module_in_the_generated_10k_plan() {
     let doc = load_plan(out.stdout, "p10k.json").unwrap();
     assert_true_to_the_module_tree("generated 10k plan", &DepGraph::build(&doc));
 }
+
+/// The Graph tab's canvas at 1400×860 (the side pane beside it, the legend's strip over its top)
+/// and at 390×844 (a phone: the whole width, the toolbar and counts above and below).
+fn canvases() -> [planlens::graph::camera::Canvas; 2] {
+    use planlens::graph::camera::Canvas;
+    [
+        Canvas {
+            top: 40.0,
+            ..Canvas::new(951.0, 660.0)
+        },
+        Canvas {
+            top: 52.0,
+            ..Canvas::new(390.0, 600.0)
+        },
+    ]
+}
+
+#[test]
+fn the_graph_opens_readable_and_fit_shows_all_of_it_on_every_real_plan() {
+    use planlens::graph::camera::{Camera, READABLE};
+    for path in common::real_fixture_paths() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let g = real(&name).unwrap();
+        let v = g.view(&g.opening_options());
+        let all = v.drawing();
+        // The drawing's bounds hold every box, module box and edge: a camera showing them cuts
+        // nothing off.
+        let inside = |r: &planlens::graph::layout::Rect| {
+            r.x >= all.x && r.y >= all.y && r.x + r.w <= all.x + all.w && r.y + r.h <= all.y + all.h
+        };
+        for r in v
+            .layout
+            .nodes
+            .iter()
+            .chain(v.clusters.iter().map(|c| &c.rect))
+        {
+            assert!(inside(r), "{name}: {r:?} outside {all:?}");
+        }
+        for line in &v.layout.edges {
+            for &(x, y) in line {
+                assert!(
+                    inside(&planlens::graph::layout::Rect {
+                        x,
+                        y,
+                        w: 0.0,
+                        h: 0.0
+                    }),
+                    "{name}: edge at ({x}, {y})"
+                );
+            }
+        }
+        for canvas in canvases() {
+            let fit = Camera::fit(&all, &canvas);
+            assert!(
+                fit.shows(&all, &canvas),
+                "{name}: Fit cuts {:?}",
+                fit.to_screen(&all)
+            );
+            let changed = v.changed_boxes();
+            let open = Camera::opening(&all, &changed, &canvas, 100.0);
+            if open.shows(&all, &canvas) {
+                continue;
+            }
+            // Too big to show readably: a readable zoom, on some of its changes (or, with none,
+            // on its start).
+            assert!(open.scale >= READABLE, "{name}: opens at {}", open.scale);
+            if changed.is_empty() {
+                let s = open.to_screen(&all);
+                assert!(
+                    s.x >= 0.0 && s.y >= 0.0,
+                    "{name}: the start is off screen at {s:?}"
+                );
+            } else {
+                assert!(
+                    open.count_shown(&changed, &canvas) > 0,
+                    "{name}: no change in view"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_400_kb_nested_module_plan_opens_on_its_largest_group_of_changes_with_labels() {
+    use planlens::graph::camera::{Camera, READABLE};
+    let Some(g) = real("infracost__terraform_v0_12_plan.json") else {
+        return;
+    };
+    let v = g.view(&g.opening_options());
+    let all = v.drawing();
+    let changed = v.changed_boxes();
+    assert_eq!(changed.len(), 13, "12 creates and an update");
+    for canvas in canvases() {
+        let open = Camera::opening(&all, &changed, &canvas, 100.0);
+        if open.shows(&all, &canvas) {
+            continue;
+        }
+        assert!(open.scale >= READABLE, "{canvas:?}: {open:?}");
+        // module.db_2's six creates are together: the first view holds most of them.
+        assert!(
+            open.count_shown(&changed, &canvas) >= 5,
+            "{canvas:?}: {}",
+            open.count_shown(&changed, &canvas)
+        );
+        let fit = Camera::fit(&all, &canvas);
+        assert!(fit.shows(&all, &canvas));
+    }
+}

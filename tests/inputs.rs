@@ -431,3 +431,63 @@ fn a_gzip_bomb_is_refused_without_inflating_it_all() {
         LoadError::BadGzip { .. }
     ));
 }
+
+/// Every file under `dir`, recursively, sorted.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_file_pickers_offer_every_kind_of_file_that_opens() {
+    // The `accept` list is only a hint to the system dialog, but a file it leaves out is greyed
+    // out there: every file of ours and of the real corpus that opens must match it, or have no
+    // extension at all (a text plan saved as `plan`, offered under the dialog's "All files").
+    let extensions: Vec<&str> = planlens::load::FILE_TYPES
+        .split(',')
+        .filter(|t| t.starts_with('.'))
+        .collect();
+    let mut dirs =
+        vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+    dirs.extend(common::real_fixtures_dir());
+    let mut opened = Vec::new();
+    for path in dirs.iter().flat_map(|d| files_under(d)) {
+        let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
+        // The scripts that write fixtures are not inputs (one quotes a plan it writes).
+        if name.ends_with(".py") {
+            continue;
+        }
+        if load_plan(std::fs::read(&path).unwrap(), &name).is_err() {
+            continue;
+        }
+        let offered = !name.contains('.') || extensions.iter().any(|e| name.ends_with(e));
+        assert!(
+            offered,
+            "{} opens, but the pickers grey it out",
+            path.display()
+        );
+        opened.push(name);
+    }
+    // The kinds the README promises are among them.
+    for kind in [".tfstate", ".yaml", ".md", ".jsonl", ".txt", ".json"] {
+        assert!(
+            opened.iter().any(|n| n.ends_with(kind)),
+            "no {kind} file opened"
+        );
+    }
+    for kind in [".backup", ".yml", ".log", ".gz"] {
+        assert!(extensions.contains(&kind), "{kind} is not offered");
+    }
+}

@@ -4,9 +4,10 @@
 //! [`DepGraph::build`] resolves the plan's `configuration` (references, `depends_on`, module call
 //! inputs and outputs, `count`/`for_each`) to instance addresses and adds `prior_state`'s
 //! `depends_on`. [`view`] folds modules and unchanged resources into what the UI draws, [`layout`]
-//! places it, and [`export`] writes DOT, JSON and SVG.
+//! places it, [`camera`] frames it on a canvas, and [`export`] writes DOT, JSON and SVG.
 
 mod build;
+pub mod camera;
 mod carried;
 pub mod config;
 pub mod export;

@@ -524,6 +524,29 @@ impl View {
         h
     }
 
+    /// Everything drawn: boxes, module boxes and edges (the layout starts at (0, 0)). A camera
+    /// that shows this cuts nothing off.
+    pub fn drawing(&self) -> Rect {
+        Rect {
+            x: 0.0,
+            y: 0.0,
+            w: self.layout.width,
+            h: self.layout.height,
+        }
+    }
+
+    /// The boxes that show a change (not those drawn only as a change's neighbours): what the
+    /// opening view frames when everything cannot be shown readably. Empty when nothing changes
+    /// (a state).
+    pub fn changed_boxes(&self) -> Vec<Rect> {
+        self.nodes
+            .iter()
+            .zip(&self.layout.nodes)
+            .filter(|(n, _)| !n.context_only)
+            .map(|(_, r)| *r)
+            .collect()
+    }
+
     /// The box at a point of the layout, if any.
     pub fn hit(&self, x: f32, y: f32) -> Option<u32> {
         self.layout

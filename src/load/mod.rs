@@ -31,6 +31,16 @@ use crate::model::mask::Mask;
 use crate::model::{Document, Plan, Source};
 use readers::Reader;
 
+/// What a file picker offers (an `accept` attribute): the names every input the loader reads is
+/// usually saved under — plan JSON, states and driftctl reports (`.json`, `.tfstate`,
+/// `terraform.tfstate.backup`), plan logs (`.jsonl`, `.log`), text plans in CI logs and PR comments
+/// (`.txt`, `.log`, `.md` for Atlantis and tfcmt), Kubernetes objects (`.json`, `.yaml`, `.yml`) and
+/// gzip copies of any of them (`.gz`). Detection reads the content, never the name: this only keeps
+/// the system dialog from greying such files out (its "All files" still offers a text plan saved
+/// without an extension).
+pub const FILE_TYPES: &str = ".json,.jsonl,.log,.txt,.md,.tfstate,.backup,.yaml,.yml,.gz,\
+                              application/json,text/plain,text/markdown,application/yaml,application/gzip";
+
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
 

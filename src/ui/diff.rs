@@ -12,6 +12,38 @@ use crate::model::text::visible;
 use crate::model::{RowSource, reason};
 use crate::session::{Request, Response};
 
+/// A shown detail (a resource's diff, a drift entry's, a prior-state node's): the box that
+/// scrolls. An empty pane (nothing selected) is not one.
+pub const DETAIL_PANE: &str = ".diff-pane:not(.empty-pane)";
+
+/// Scrolls the detail on screen as PageDown, PageUp, Home or End would with the focus in it;
+/// false when no detail is shown (or the key is none of these).
+pub fn scroll_detail(key: &str) -> bool {
+    let Ok(panes) = document().query_selector_all(DETAIL_PANE) else {
+        return false;
+    };
+    // The one on screen: a tab's hidden detail sheet (a phone's, closed) has no height.
+    let Some(pane) = (0..panes.length())
+        .filter_map(|i| panes.get(i))
+        .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        .find(|el| el.client_height() > 0)
+    else {
+        return false;
+    };
+    let (top, page) = (pane.scroll_top(), pane.client_height());
+    // As the browser pages: a little less than the box, so a line is kept for context.
+    let step = (page - 40).max(page * 7 / 8).max(1);
+    let to = match key {
+        "PageDown" => top + step,
+        "PageUp" => top - step,
+        "Home" => 0,
+        "End" => pane.scroll_height(),
+        _ => return false,
+    };
+    pane.set_scroll_top(to);
+    true
+}
+
 /// Which diff to ask the session for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiffOf {
@@ -267,7 +299,13 @@ pub fn DiffPanel() -> impl IntoView {
         let provider = &doc.providers[row.provider as usize];
         Some(
             view! {
-                <aside class="diff-pane" data-testid="diff-panel" aria-label=if in_state { "Attributes" } else { "Attribute diff" }>
+                // A tab stop of its own, so the keyboard scrolls a long diff.
+                <aside
+                    class="diff-pane"
+                    data-testid="diff-panel"
+                    tabindex="0"
+                    aria-label=format!("{} of {}", if in_state { "Attributes" } else { "Attribute diff" }, visible(&change.address))
+                >
                     <header class=format!("diff-head a-{}", action.key())>
                         <span class="sym big">{symbol}</span>
                         <div>

@@ -99,9 +99,12 @@ pub fn Landing() -> impl IntoView {
                     "Everything happens in this tab: the plan is never uploaded. Terraform 0.12 to 1.14 and OpenTofu, up to "
                     {megabytes(MAX_FILE_BYTES)} "."
                 </p>
-                <p class="fine">
-                    "Drift reports open too: a " <code>"terraform plan -json"</code> " log, or a driftctl "
-                    <code>"scan --output json://"</code> " report."
+                // What else opens, each detected from its content (load::FILE_TYPES).
+                <p class="fine" data-testid="landing-inputs">
+                    "Also opens: a " <code>"terraform plan -json"</code> " log; a text plan from a CI log, "
+                    "an Atlantis or tfcmt PR comment; a state (" <code>".tfstate"</code> " or "
+                    <code>"terraform show -json"</code> "); a driftctl " <code>"scan --output json://"</code>
+                    " report; tf-controller objects (" <code>"kubectl get -o yaml"</code> ")."
                 </p>
                 {move || {
                     state.pending_view.get().and_then(|v| v.address).map(|a| view! {

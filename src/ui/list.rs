@@ -30,6 +30,24 @@ pub fn focus_search() {
     }
 }
 
+/// The list itself: one tab stop, whose keyboard cursor is its active row.
+const LIST_ID: &str = "resource-list";
+
+/// Puts the keyboard focus on the list (its cursor row is the active one).
+pub fn focus_list() {
+    if let Some(el) = document()
+        .get_element_by_id(LIST_ID)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// The id of row `r`'s line, for the list's `aria-activedescendant`.
+fn row_id(r: u32) -> String {
+    format!("resource-row-{r}")
+}
+
 /// True when `el` is the list's search box.
 pub fn is_search(el: &web_sys::HtmlElement) -> bool {
     el.id() == SEARCH_ID
@@ -309,6 +327,16 @@ fn FilterSelect(
     }
 }
 
+/// True when the selection's detail is a sheet over the list (a phone): its Back button shows.
+fn detail_covers_list() -> bool {
+    document()
+        .query_selector("[data-testid=sheet-back]")
+        .ok()
+        .flatten()
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+        .is_some_and(|b| b.offset_width() > 0)
+}
+
 /// The height of one list line as the style sheet sets it (`--row-h` on the list), in pixels.
 fn row_height(el: &web_sys::Element) -> f64 {
     window()
@@ -402,11 +430,60 @@ fn VirtualList() -> impl IntoView {
         })
     };
 
+    // The rows of one page, for PageUp/PageDown.
+    let page = move || ((height.get_untracked() / row_h.get_untracked()) as i64 - 1).max(1);
+    // The list's own keys; j/k, arrows and Enter are the page's (`install_keyboard`), which
+    // PageUp/PageDown are too while a detail is shown: then they scroll it.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        // On a phone the detail is a sheet over the list: the keys are the detail's.
+        if state.showing_detail() && detail_covers_list() {
+            return;
+        }
+        let rows = state.visible_rows();
+        let (Some(first), Some(last)) = (rows.first().copied(), rows.last().copied()) else {
+            return;
+        };
+        match ev.key().as_str() {
+            "Home" => state.cursor.set(Some(first)),
+            "End" => state.cursor.set(Some(last)),
+            "PageDown" if !state.showing_detail() => state.move_cursor(page()),
+            "PageUp" if !state.showing_detail() => state.move_cursor(-page()),
+            // Space opens the row under the cursor, as Enter does.
+            " " => match state.cursor.get_untracked() {
+                Some(c) => state.select(Some(c)),
+                None => return,
+            },
+            _ => return,
+        }
+        ev.prevent_default();
+        ev.stop_propagation();
+    };
+    // Reached by Tab with no cursor yet: the selected row, else the first, becomes the active one.
+    let on_focus = move |_| {
+        if state.cursor.get_untracked().is_some() {
+            return;
+        }
+        let rows = state.visible_rows();
+        let selected = state.selected.get_untracked().filter(|s| rows.contains(s));
+        if let Some(r) = selected.or_else(|| rows.first().copied()) {
+            state.cursor.set(Some(r));
+        }
+    };
     view! {
         <div
             class="list-viewport"
             node_ref=viewport
+            id=LIST_ID
             data-testid="resource-list"
+            tabindex="0"
+            role="listbox"
+            aria-label="Resources: j / k or ↑ / ↓ move, Enter opens"
+            aria-activedescendant=move || state.cursor.get().map(row_id)
+            on:keydown=on_key
+            on:focus=on_focus
             on:scroll=move |_| {
                 if let Some(el) = viewport.get_untracked() {
                     scroll_top.set(el.scroll_top() as f64);
@@ -468,7 +545,7 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
             };
             let title = label.clone();
             view! {
-                <div class="row module-head" style:top=top data-testid="module-heading">
+                <div class="row module-head" style:top=top data-testid="module-heading" role="presentation">
                     // A long module path keeps its end too: the last module tells siblings apart.
                     <span class="module-name keep-end" title=title>
                         <span dir="ltr">{label}</span>
@@ -549,7 +626,9 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
                     class:selected=move || state.selected.get() == Some(r)
                     class:cursor=move || state.cursor.get() == Some(r)
                     style:top=top
-                    role="button"
+                    id=row_id(r)
+                    role="option"
+                    aria-selected=move || (state.selected.get() == Some(r)).to_string()
                     data-testid="resource-row"
                     data-address=address
                     data-action=action_key

@@ -193,6 +193,10 @@ fn Tabs() -> impl IntoView {
             </button>
         }
     };
+    // The tab shown, changed only when another is chosen: the keys set the tab they act in
+    // (j/k show the list), and setting the same one again must not build the list anew, which
+    // would take the keyboard focus from it.
+    let shown = Memo::new(move |_| state.tab.get());
     view! {
         <nav class="tabs" role="tablist">
             {tab_button(Tab::Resources, "Resources", None)}
@@ -214,7 +218,7 @@ fn Tabs() -> impl IntoView {
             {tab_button(Tab::Outputs, "Outputs", Some(Signal::derive(move || Some(count(|l| l.outputs.len())))))}
             {tab_button(Tab::Checks, "Checks", Some(Signal::derive(move || Some(count(|l| l.checks.len())))))}
         </nav>
-        {move || match state.tab.get() {
+        {move || match shown.get() {
             // On a phone the detail is a full-screen sheet over the list, opened by selecting a
             // row; its Back button (hidden on wider screens) closes it and keeps the selection.
             Tab::Resources => view! {
@@ -237,8 +241,16 @@ fn Tabs() -> impl IntoView {
     }
 }
 
+/// Elements that do something of their own on Enter (and Space): the page's keys leave Enter to
+/// them, so a focused tab, button, link or disclosure still works with a resource selected.
+const ACTS_ON_ENTER: &str = "a[href], button, input, select, textarea, summary, [contenteditable], \
+     [role=tab], [role=button], [role=link], [role=menuitem], [role=checkbox], [role=switch], [role=radio]";
+
 /// j/k and arrows move, Enter opens the diff, `/` focuses search, Esc clears search, then selection;
-/// in the search box, Enter opens the first match and ↓ moves into the list.
+/// in the search box, Enter opens the first match and ↓ moves into the list. Enter on anything
+/// that acts on it ([`ACTS_ON_ENTER`]) is left to it. PageUp/PageDown (and Home/End outside the
+/// list) scroll the detail (the selected resource's diff) wherever the focus is, unless it is in a
+/// field or in the detail itself, where every scrolling key is the browser's; j/k still move.
 fn install_keyboard(state: AppState) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         // The fleet view has keys of its own (`fleet.rs`): none of these act on the plan behind it.
@@ -252,8 +264,14 @@ fn install_keyboard(state: AppState) {
             .as_ref()
             .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
         let key = ev.key();
+        let inside = |selector: &str| {
+            target
+                .as_ref()
+                .is_some_and(|el| el.closest(selector).ok().flatten().is_some())
+        };
         // From the search box, Enter opens the first match and ↓ steps into the list (the cursor
-        // on the first match); either way the box lets go of the keys, so j/k/Enter work next.
+        // on the first match, the focus on the list); either way the box lets go of the keys, so
+        // j/k/Enter work next.
         if let Some(search) = target.as_ref().filter(|el| list::is_search(el))
             && matches!(key.as_str(), "Enter" | "ArrowDown")
         {
@@ -261,11 +279,15 @@ fn install_keyboard(state: AppState) {
                 ev.prevent_default();
                 if key == "Enter" {
                     state.select(Some(first));
+                    let _ = search.blur();
                 } else {
                     state.cursor.set(Some(first));
+                    list::focus_list();
                 }
-                let _ = search.blur();
             }
+            return;
+        }
+        if key == "Enter" && inside(ACTS_ON_ENTER) {
             return;
         }
         if key == "Escape" {
@@ -286,7 +308,19 @@ fn install_keyboard(state: AppState) {
         if in_field || state.loaded.with_untracked(Option::is_none) || state.home.get_untracked() {
             return;
         }
+        // In the detail, arrows, Page keys, Home and End scroll it, as in any scrolling box.
+        let scrolling = matches!(
+            key.as_str(),
+            "ArrowDown" | "ArrowUp" | "PageDown" | "PageUp" | "Home" | "End"
+        );
+        if scrolling && inside(diff::DETAIL_PANE) {
+            return;
+        }
         match key.as_str() {
+            // Scrolls the detail, if one is shown.
+            "PageDown" | "PageUp" | "Home" | "End" if diff::scroll_detail(&key) => {
+                ev.prevent_default();
+            }
             "/" => {
                 ev.prevent_default();
                 state.tab.set(Tab::Resources);

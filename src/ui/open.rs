@@ -14,10 +14,9 @@ use crate::load::{LoadError, MAX_FILE_BYTES, error::megabytes};
 use crate::model::text::visible;
 use crate::session::{Index, OpenOptions, Request, Response};
 
-/// What the file pickers offer: plans, plan logs, driftctl reports, CI logs saved as text and
-/// gzip-compressed copies of any of them (`load::decode` reads them all). Drops are not filtered.
-pub const PLAN_FILE_TYPES: &str =
-    ".json,.jsonl,.log,.txt,.gz,application/json,text/plain,application/gzip";
+/// What the file pickers offer: every input the loader reads ([`crate::load::FILE_TYPES`]).
+/// Drops are not filtered.
+pub const PLAN_FILE_TYPES: &str = crate::load::FILE_TYPES;
 
 const START_MARK: &str = "planlens:open-start";
 const MEASURE: &str = "planlens:open";

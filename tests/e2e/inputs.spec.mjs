@@ -1,6 +1,6 @@
 // Files as real tools write them open in the browser: UTF-16 (PowerShell's `>`), gzip, and the
 // output of GitHub's setup-terraform wrapper, each with a note saying what was undone; the pickers
-// offer .txt, .gz, .jsonl and .log; a dropped .gz opens; a reload reopens the decoded plan. A state
+// offer every kind of file the loader reads (.tfstate, .yaml, .md …); a dropped .gz opens; a reload reopens the decoded plan. A state
 // (`terraform show -json` without a plan file) opens as a state: its line, no verdict, no "No changes.".
 // The UTF-16 and gzip files are made here from our fixtures, so nothing binary is committed.
 import { readFileSync } from "node:fs";
@@ -44,11 +44,22 @@ for (const [device, viewport] of [
   test.describe(`real-world inputs (${device})`, () => {
     test.use({ viewport });
 
-    test("the pickers offer .json, .jsonl, .log, .txt and .gz", async ({ page }) => {
+    test("the pickers offer every kind of file Planlens opens, and the page says what opens", async ({ page }) => {
       await gotoApp(page);
+      // What the loader reads, under the names tools save it as: a name no `.ext` of the list
+      // ends is greyed out in the system dialog.
+      const names = [
+        "plan.json", "plan.jsonl", "plan-log.log", "plan.txt", "atlantis-comment.md", "tfcmt.md",
+        "terraform.tfstate", "terraform.tfstate.backup", "objects.yaml", "objects.yml", "plan.json.gz",
+      ];
       for (const input of [page.getByTestId("plan-file"), page.locator(".drop-zone input[type=file]")]) {
-        const accept = (await input.getAttribute("accept")).split(",");
-        for (const type of [".json", ".jsonl", ".log", ".txt", ".gz"]) expect(accept, type).toContain(type);
+        const extensions = (await input.getAttribute("accept")).split(",").filter((t) => t.startsWith("."));
+        for (const name of names) expect(extensions.some((e) => name.endsWith(e)), name).toBe(true);
+      }
+      const inputs = page.getByTestId("landing-inputs");
+      await expect(inputs).toBeVisible();
+      for (const what of ["terraform plan -json", "text plan", "Atlantis", "tfcmt", "state", ".tfstate", "driftctl", "tf-controller"]) {
+        await expect(inputs, what).toContainText(what);
       }
     });
 

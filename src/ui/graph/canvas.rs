@@ -6,8 +6,8 @@ use leptos::prelude::{document, window};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::CanvasRenderingContext2d as Ctx;
 
-use super::state::{Camera, bounds};
 use crate::graph::DepGraph;
+use crate::graph::camera::{Camera, LABELS_FROM, bounds};
 use crate::graph::layout::Rect;
 use crate::graph::style::{Lit, Palette, Ring, Theme, node_prefix};
 use crate::graph::view::{Highlight, View, ViewNodeKind};
@@ -43,8 +43,6 @@ fn prepare(c: &web_sys::HtmlCanvasElement) -> Option<(Ctx, f64, f64, f64)> {
 
 /// Above this many edges, plain edges are left out when zoomed below [`DETAIL_FROM`].
 const FOG_EDGES: usize = 4000;
-/// Zoom below which labels are not drawn.
-const LABELS_FROM: f64 = 0.45;
 /// Zoom below which nodes are plain blocks and arrows are left out.
 const DETAIL_FROM: f64 = 0.15;
 

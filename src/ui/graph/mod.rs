@@ -26,10 +26,11 @@ use wasm_bindgen::JsCast;
 use super::AppState;
 use super::timing::measure;
 use crate::graph::DepGraph;
+use crate::graph::camera::{self, Camera, bounds};
 use crate::graph::style::Palette;
 use crate::graph::view::{HighlightOptions, View, ViewNodeKind};
 use canvas::{Scene, draw, draw_minimap, minimap_scale, page_theme, place_minimap};
-use state::{Camera, Gesture, bounds, zoom_at};
+use state::{Framing, Gesture};
 use toolbar::{EdgeNote, FetchNote, GraphSide, GraphStatus, GraphToolbar, Legend, SearchBar};
 
 pub(super) use export::download;
@@ -107,15 +108,59 @@ pub fn GraphPanel() -> impl IntoView {
             .unwrap_or((800.0, 600.0))
     };
 
+    // The canvas as the camera frames on it: its CSS size, less the legend over its corner.
+    let free_canvas = move || {
+        let (w, h) = size();
+        let mut free = camera::Canvas::new(w, h);
+        if let Some(c) = canvas.try_get_untracked().flatten() {
+            let (covered_top, covered_left) = legend_cover(&c);
+            // Below a closed legend (wide and short), or right of an open one (tall).
+            if covered_top > 0.0 && covered_top <= covered_left {
+                free.top = covered_top;
+            } else {
+                free.left = covered_left;
+            }
+        }
+        free
+    };
+    // How the tab frames the drawing by itself: the opening view, or Fit. Remembered with the
+    // camera it gave, so a resize frames it again while the user has not moved it.
+    let frame = move |framing: Framing, v: &View| {
+        let free = free_canvas();
+        let cam = match framing {
+            Framing::Opening => {
+                // A partial view shows the minimap: the changes are framed clear of its strip.
+                let overview = minimap
+                    .try_get_untracked()
+                    .flatten()
+                    .map_or(0.0, |m| f64::from(m.offset_height()) + 12.0);
+                Camera::opening(&v.drawing(), &v.changed_boxes(), &free, overview)
+            }
+            Framing::Fit => Camera::fit(&v.drawing(), &free),
+        };
+        gs.framed.set_value(Some((framing, cam)));
+        camera.set(Some(cam));
+    };
     // A new plan (the camera was reset): frame it. Folding keeps the camera where the user put it.
     Effect::new(move |_| {
         if camera.with(Option::is_some) {
             return;
         }
         let Some(v) = gs.view.get() else { return };
-        let (w, h) = size();
-        if let Some(all) = bounds(v.0.layout.nodes.iter().copied()) {
-            camera.set(Some(Camera::first(&all, w, h)));
+        frame(Framing::Opening, &v.0);
+    });
+    // The canvas changed size: a framing the user has not moved from is made again for it.
+    Effect::new(move |_| {
+        resized.track();
+        let Some((framing, cam)) = gs.framed.get_value() else {
+            return;
+        };
+        if camera.get_untracked() != Some(cam) {
+            gs.framed.set_value(None);
+            return;
+        }
+        if let Some(v) = gs.view.get_untracked() {
+            frame(framing, &v.0);
         }
     });
     // A search opens the modules hiding its matches (when they are few) and frames them.
@@ -130,10 +175,9 @@ pub fn GraphPanel() -> impl IntoView {
         let Some(v) = gs.view.get_untracked() else {
             return;
         };
-        let (w, h) = size();
         let boxes = found.iter().filter_map(|n| v.0.node_of[n.index()]);
         if let Some(r) = bounds(boxes.map(|b| v.0.layout.nodes[b as usize])) {
-            camera.set(Some(Camera::fit(&r, w, h)));
+            camera.set(Some(Camera::fit(&r, &free_canvas())));
         }
     });
     // Selecting in the list, by the URL or by stepping through the search opens what hides the
@@ -194,6 +238,24 @@ pub fn GraphPanel() -> impl IntoView {
                 palette,
             };
             draw(&c, &scene);
+            // Where the drawing is on screen, the zoom, and how many of the changed boxes are
+            // wholly in view: for tools and tests (a canvas has no DOM to look into).
+            let drawing = cam.to_screen(&v.0.drawing());
+            let changed = v.0.changed_boxes();
+            let shown = cam.count_shown(&changed, &camera::Canvas::new(size().0, size().1));
+            for (name, value) in [
+                ("data-scale", format!("{:.3}", cam.scale)),
+                (
+                    "data-drawing-box",
+                    format!(
+                        "{:.0} {:.0} {:.0} {:.0}",
+                        drawing.x, drawing.y, drawing.w, drawing.h
+                    ),
+                ),
+                ("data-changes-shown", format!("{shown} {}", changed.len())),
+            ] {
+                let _ = c.set_attribute(name, &value);
+            }
             // Where the selection is on screen: the minimap keeps clear of it, and tools (and
             // tests) can find it.
             let selection = hl
@@ -212,12 +274,7 @@ pub fn GraphPanel() -> impl IntoView {
             }
             if let Some(m) = minimap.try_get_untracked().flatten() {
                 let (w, h) = size();
-                let (x0, y0) = cam.to_world(0.0, 0.0);
-                let (x1, y1) = cam.to_world(w, h);
-                let all_in_view = x0 <= 0.0
-                    && y0 <= 0.0
-                    && x1 >= f64::from(v.0.layout.width)
-                    && y1 >= f64::from(v.0.layout.height);
+                let all_in_view = cam.shows(&v.0.drawing(), &camera::Canvas::new(w, h));
                 place_minimap(&m, (w, h), selection.as_ref(), all_in_view);
                 draw_minimap(&m, &scene, size());
             }
@@ -317,27 +374,22 @@ pub fn GraphPanel() -> impl IntoView {
             return;
         };
         let factor = (-ev.delta_y() * 0.0015).exp();
-        zoom_at(
-            camera,
-            cam,
+        camera.set(Some(cam.zoom_at(
             factor,
             f64::from(ev.offset_x()),
             f64::from(ev.offset_y()),
-        );
+        )));
     };
+    // The whole drawing in the canvas, however small that makes it.
     let fit = move || {
-        let Some(v) = gs.view.get_untracked() else {
-            return;
-        };
-        let (w, h) = size();
-        if let Some(all) = bounds(v.0.layout.nodes.iter().copied()) {
-            camera.set(Some(Camera::fit(&all, w, h)));
+        if let Some(v) = gs.view.get_untracked() {
+            frame(Framing::Fit, &v.0);
         }
     };
     let zoom_button = move |factor: f64| {
         if let Some(cam) = camera.get_untracked() {
             let (w, h) = size();
-            zoom_at(camera, cam, factor, w / 2.0, h / 2.0);
+            camera.set(Some(cam.zoom_at(factor, w / 2.0, h / 2.0)));
         }
     };
     let on_key = move |ev: ev::KeyboardEvent| {
@@ -363,14 +415,8 @@ pub fn GraphPanel() -> impl IntoView {
                 y: cam.y + step,
                 ..cam
             }),
-            "+" | "=" => {
-                zoom_at(camera, cam, 1.25, w / 2.0, h / 2.0);
-                None
-            }
-            "-" | "_" => {
-                zoom_at(camera, cam, 0.8, w / 2.0, h / 2.0);
-                None
-            }
+            "+" | "=" => Some(cam.zoom_at(1.25, w / 2.0, h / 2.0)),
+            "-" | "_" => Some(cam.zoom_at(0.8, w / 2.0, h / 2.0)),
             "0" | "f" => {
                 fit();
                 None
@@ -448,6 +494,26 @@ pub fn GraphPanel() -> impl IntoView {
             <GraphSide open=sheet />
         </div>
     }
+}
+
+/// How far the legend (over the canvas's top-left corner) reaches down and right into the
+/// canvas, in CSS pixels; (0, 0) when it is not shown. Both sit at the top-left of the stage
+/// (its positioned box), so the legend's offsets are its place on the canvas.
+fn legend_cover(c: &web_sys::HtmlCanvasElement) -> (f64, f64) {
+    let Some(legend) = c
+        .parent_element()
+        .and_then(|stage| stage.query_selector(".graph-legend").ok().flatten())
+        .and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return (0.0, 0.0);
+    };
+    if legend.offset_width() <= 0 {
+        return (0.0, 0.0);
+    }
+    (
+        f64::from(legend.offset_top() + legend.offset_height() - c.offset_top()),
+        f64::from(legend.offset_left() + legend.offset_width() - c.offset_left()),
+    )
 }
 
 /// Bumps `resized` whenever the canvas changes size: with the window, and when the page around it

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use petgraph::graph::NodeIndex;
 
 use crate::graph::DepGraph;
-use crate::graph::layout::Rect;
+use crate::graph::camera::{Camera, MAX_SCALE, MIN_SCALE};
 use crate::graph::view::{View, ViewOptions};
 use crate::ui::loaded::Loaded;
 use crate::ui::timing::{mark, measure};
@@ -68,6 +68,9 @@ pub struct GraphState {
     pub view: Memo<Option<ViewRef>>,
     /// Where the graph is looked at; `None` until the first frame of a plan frames it.
     pub(super) camera: RwSignal<Option<Camera>>,
+    /// The framing that put the camera where it is, and the camera it gave; the user's moves
+    /// leave it behind (the camera is no longer that one).
+    pub(super) framed: StoredValue<Option<(Framing, Camera)>>,
 }
 
 impl GraphState {
@@ -108,6 +111,7 @@ impl GraphState {
             state_only: RwSignal::new(None),
             view,
             camera: RwSignal::new(None),
+            framed: StoredValue::new(None),
         }
     }
 
@@ -170,6 +174,7 @@ impl GraphState {
         self.options.set(None);
         self.state_only.set(None);
         self.camera.set(None);
+        self.framed.set_value(None);
     }
 
     /// The options in effect (the default ones until the user changes something).
@@ -200,71 +205,13 @@ impl GraphState {
     }
 }
 
-/// Zoom at which labels are comfortably readable; the first view never starts below it.
-const READABLE_SCALE: f64 = 0.75;
-
-/// Where the camera looks: world coordinates of the top-left corner and the zoom.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Camera {
-    pub(super) x: f64,
-    pub(super) y: f64,
-    pub(super) scale: f64,
-}
-
-impl Camera {
-    pub(super) fn to_world(self, sx: f64, sy: f64) -> (f64, f64) {
-        (self.x + sx / self.scale, self.y + sy / self.scale)
-    }
-
-    /// Where a rectangle of the layout is on the screen, in CSS pixels from the canvas's corner.
-    pub(super) fn to_screen(self, r: &Rect) -> Rect {
-        let s = self.scale;
-        Rect {
-            x: ((f64::from(r.x) - self.x) * s) as f32,
-            y: ((f64::from(r.y) - self.y) * s) as f32,
-            w: (f64::from(r.w) * s) as f32,
-            h: (f64::from(r.h) * s) as f32,
-        }
-    }
-
-    /// Fits a rectangle of the layout into a `w`×`h` screen, never zooming in past 1.5.
-    pub(super) fn fit(r: &Rect, w: f64, h: f64) -> Camera {
-        let margin = 24.0;
-        let rw = f64::from(r.w).max(1.0);
-        let rh = f64::from(r.h).max(1.0);
-        let scale = ((w - 2.0 * margin) / rw)
-            .min((h - 2.0 * margin) / rh)
-            .clamp(0.02, 1.5);
-        Camera {
-            x: f64::from(r.x) + rw / 2.0 - w / 2.0 / scale,
-            y: f64::from(r.y) + rh / 2.0 - h / 2.0 / scale,
-            scale,
-        }
-    }
-
-    /// The first view of a graph: all of it when it fits at a readable size, else its top
-    /// (where the dependencies everything else builds on are), centred, at a readable size.
-    pub(super) fn first(r: &Rect, w: f64, h: f64) -> Camera {
-        let fit = Camera::fit(r, w, h);
-        if fit.scale >= READABLE_SCALE {
-            return fit;
-        }
-        let scale = READABLE_SCALE;
-        Camera {
-            x: f64::from(r.x) + f64::from(r.w) / 2.0 - w / 2.0 / scale,
-            y: f64::from(r.y) - 24.0 / scale,
-            scale,
-        }
-    }
-
-    pub(super) fn centre_on(&self, r: &Rect, w: f64, h: f64) -> Camera {
-        let scale = self.scale.max(0.8);
-        Camera {
-            x: f64::from(r.x + r.w / 2.0) - w / 2.0 / scale,
-            y: f64::from(r.y + r.h / 2.0) - h / 2.0 / scale,
-            scale,
-        }
-    }
+/// How the camera was last placed by the tab itself rather than by the user: the opening view
+/// or Fit. While the camera is still where that put it, a change of the canvas's size (the
+/// window, a note above it, the phone's tools) frames the drawing again the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Framing {
+    Opening,
+    Fit,
 }
 
 /// A pointer press on the canvas: which pointer, where it started, where it was last, and
@@ -327,7 +274,7 @@ impl Gesture {
         p.1 = at;
         if let (Some(pinch), [(_, a), (_, b), ..]) = (self.pinch, &self.pointers[..]) {
             let scale = (pinch.camera.scale * distance(*a, *b) / pinch.distance.max(1.0))
-                .clamp(MIN_SCALE, MAX_SCALE);
+                .clamp(MIN_SCALE.min(pinch.camera.scale), MAX_SCALE);
             // The point of the layout that was under the fingers' midpoint stays under it.
             let (wx, wy) = pinch.camera.to_world(pinch.middle.0, pinch.middle.1);
             let (mx, my) = middle(*a, *b);
@@ -379,37 +326,4 @@ fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
 
 fn middle(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
     ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
-}
-
-/// The camera's zoom limits.
-const MIN_SCALE: f64 = 0.02;
-const MAX_SCALE: f64 = 4.0;
-
-pub(super) fn bounds(rects: impl Iterator<Item = Rect>) -> Option<Rect> {
-    rects.reduce(|a, b| {
-        let x = a.x.min(b.x);
-        let y = a.y.min(b.y);
-        Rect {
-            x,
-            y,
-            w: (a.x + a.w).max(b.x + b.w) - x,
-            h: (a.y + a.h).max(b.y + b.h) - y,
-        }
-    })
-}
-
-pub(super) fn zoom_at(
-    camera: RwSignal<Option<Camera>>,
-    cam: Camera,
-    factor: f64,
-    sx: f64,
-    sy: f64,
-) {
-    let scale = (cam.scale * factor).clamp(MIN_SCALE, MAX_SCALE);
-    let (wx, wy) = cam.to_world(sx, sy);
-    camera.set(Some(Camera {
-        x: wx - sx / scale,
-        y: wy - sy / scale,
-        scale,
-    }));
 }
