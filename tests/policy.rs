@@ -398,6 +398,34 @@ fn inside_not_the_parts_opa_evaluates_first_are_evaluated_first() {
 }
 
 #[test]
+fn a_policy_with_brackets_nested_too_deeply_is_refused_at_once() {
+    // Found by fuzzing (tests/fuzz_regressions/rego/): the engine's parser takes time exponential
+    // in the depth of nested brackets (each level doubles it) and no time limit applies before
+    // evaluation, so a short policy never finished: 24 levels take seconds, 40 would take days.
+    // Refused now before the parser sees it.
+    let text = format!("package main\n\nx = e {{\n\te{} := 1\n}}\n", "[".repeat(24));
+    let started = std::time::Instant::now();
+    let errors = policy::evaluate(
+        &[PolicyFile::new("deep.rego", text)],
+        &guardrails(),
+        &labels("staging"),
+        &Options::default(),
+    )
+    .expect_err("refused");
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(2), "took {took:?}");
+    assert_eq!(
+        (errors[0].file.as_str(), errors[0].line, errors[0].column),
+        ("deep.rego", 4, 19)
+    );
+    assert!(errors[0].is_compile_error(), "{errors:?}");
+    assert!(
+        errors[0].message.contains("nested more than 16"),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn a_runaway_policy_is_stopped_after_the_time_limit() {
     let doc = guardrails();
     let started = std::time::Instant::now();

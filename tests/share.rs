@@ -499,6 +499,25 @@ fn damaged_and_edited_links_are_refused_with_a_message() {
 }
 
 #[test]
+fn a_full_link_keeps_an_unset_sensitive_value_unchanged_drift() {
+    // Found by fuzzing (tests/fuzz_regressions/structured/): a drift entry whose only difference
+    // is a sensitive attribute going from `[]` to absent is no drift (both are unset), but the
+    // link replaced the `[]` with a placeholder, and the resource reopened as drifted.
+    let plan = r#"{"format_version":"1.2","terraform_version":"1.9.5","resource_changes":[],
+        "resource_drift":[{"address":"aws_instance.a","mode":"managed","type":"aws_instance",
+        "name":"a","provider_name":"registry.terraform.io/hashicorp/aws","change":{
+        "actions":["update"],"before":{"password":[],"note":""},
+        "before_sensitive":{"password":true,"note":true},"after":{},"after_sensitive":{}}}]}"#;
+    let original = open(plan.to_string(), "drift.json");
+    let (_, reopened) = follow(
+        &full_link(BASE, &original.doc, &View::default()),
+        "drift.json",
+    );
+    assert_eq!(rows(&original.doc), rows(&reopened.doc));
+    assert_eq!(Summary::of(&original.doc), Summary::of(&reopened.doc));
+}
+
+#[test]
 fn a_redacted_link_whose_modules_loop_is_refused() {
     // Found by fuzzing (tests/fuzz_regressions/redacted/): a module written as its own parent made
     // every walk up the module tree loop until memory ran out.

@@ -646,6 +646,19 @@ fn original_place(rewritten: &HashMap<String, Rewritten>, mut error: PolicyError
 /// without importing them is v1 whatever the engine's lenient v0 parser says, as OPA's v0 parser
 /// would refuse it.
 fn add(engine: &mut Engine, file: &PolicyFile) -> Result<FileReport, PolicyError> {
+    if let Some((line, column)) = super::source::too_deep(&file.text) {
+        return Err(PolicyError {
+            file: file.name.clone(),
+            line,
+            column,
+            code: "rego_parse_error".to_string(),
+            message: format!(
+                "brackets nested more than {} deep: Planlens does not read such a policy (the \
+                 engine would take too long to parse it)",
+                super::source::MAX_BRACKET_DEPTH
+            ),
+        });
+    }
     let first = Syntax::guess(&file.text);
     let second = match first {
         Syntax::V1 => Syntax::V0,

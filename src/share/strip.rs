@@ -7,7 +7,7 @@
 //!   distinct secret becomes its own placeholder, `(sensitive 1)`, `(sensitive 2)`…, numbered in
 //!   the order they appear, so the diff and the drift view still see what changed and what the
 //!   plan reverts (as Terraform shows "changed" for a secret without showing it); nothing of the
-//!   value is kept;
+//!   value is kept (an unset one, `null`, `""`, `[]` or `{}`, stays as it is);
 //! - the values of input variables the configuration marks `sensitive`, and their defaults;
 //! - `constant_value`s of the configuration (literals, which may be secrets the schema marks
 //!   sensitive; the graph reads only references);
@@ -130,7 +130,10 @@ fn strip_change(change: &mut Value, placeholders: &mut Placeholders) {
 /// Replaces what `marks` covers with placeholders.
 fn mask(value: &mut Value, marks: &Value, placeholders: &mut Placeholders) {
     match marks {
-        Value::Bool(true) if !value.is_null() => *value = placeholders.of(value),
+        // An unset value (null, "", [], {}) holds nothing to hide and stays, so drift judges it
+        // unset as in the plan (`same_ignoring_empty`): a placeholder would make an unchanged
+        // resource read as drifted in the link.
+        Value::Bool(true) if !is_unset(value) => *value = placeholders.of(value),
         Value::Object(marks) => {
             if let Value::Object(map) = value {
                 for (key, m) in marks {
@@ -148,6 +151,16 @@ fn mask(value: &mut Value, marks: &Value, placeholders: &mut Placeholders) {
             }
         }
         _ => {}
+    }
+}
+
+fn is_unset(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
     }
 }
 
