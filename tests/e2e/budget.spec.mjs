@@ -22,8 +22,11 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // Today's total plus 2 %: growing past it fails. 1,057,232 B gzip -6 on 2026-11-25 before the
 // readers of text plans, states, plan logs and driftctl reports became a lazily loaded part and the
 // app's sorts shared one compiled sort; 982,961 B after; 917,397 B once Kubernetes objects and
-// the fleet's reading joined that part (README, "Size").
-const CEILING = 936_000;
+// the fleet's reading joined that part (README, "Size"). 945,359 B on 2026-11-28 after issue 25's
+// corrections (+15 KB: the graph's pure camera and framing, the list's keyboard cursor, text-plan
+// element rows in the diff, driftctl's partial scans, the comment's output table); the ceiling
+// moved to that plus 0.3 %, so the next growth still fails.
+const CEILING = 948_000;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },
