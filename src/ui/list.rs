@@ -1,6 +1,8 @@
 //! The resource list: filter bar and a virtual list that keeps only the visible rows in the DOM,
 //! so 50,000 rows scroll as smoothly as 50.
 
+use std::sync::Arc;
+
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -420,12 +422,17 @@ fn VirtualList() -> impl IntoView {
 
     let window_rows = move || {
         let (top, h, row_h) = (scroll_top.get(), height.get(), row_h.get());
+        // Which plan the rows are of: row i of another plan is another row, so a line is never
+        // kept with the previous plan's address (the list is no longer built anew per plan).
+        let plan = state
+            .loaded
+            .with(|l| l.as_ref().map_or(0, |l| Arc::as_ptr(l) as usize));
         state.entries.with(|e| {
             let n = e.0.len();
             let first = ((top / row_h) as usize).saturating_sub(OVERSCAN).min(n);
             let last = (first + (h / row_h) as usize + 2 * OVERSCAN + 1).min(n);
             (first..last)
-                .map(|i| (i, e.0[i], row_h))
+                .map(|i| (i, e.0[i], row_h, plan))
                 .collect::<Vec<_>>()
         })
     };
@@ -463,7 +470,13 @@ fn VirtualList() -> impl IntoView {
     };
     // Reached by Tab with no cursor yet: the selected row, else the first, becomes the active one.
     let on_focus = move |_| {
-        if state.cursor.get_untracked().is_some() {
+        // Only a keyboard focus places the cursor: a click focuses the list on mousedown, and
+        // moving the cursor (which scrolls to it) would move the row under the pointer before
+        // the click lands.
+        let by_keyboard = viewport
+            .get_untracked()
+            .is_some_and(|el| el.matches(":focus-visible").unwrap_or(true));
+        if !by_keyboard || state.cursor.get_untracked().is_some() {
             return;
         }
         let rows = state.visible_rows();
@@ -494,7 +507,7 @@ fn VirtualList() -> impl IntoView {
                 class="list-spacer"
                 style:height=move || format!("{}px", state.entries.with(|e| e.0.len()) as f64 * row_h.get())
             >
-                <For each=window_rows key=|(i, e, h)| (*i, *e, h.to_bits()) let:item>
+                <For each=window_rows key=|(i, e, h, plan)| (*i, *e, h.to_bits(), *plan) let:item>
                     <ListLine index=item.0 entry=item.1 row_h=item.2 />
                 </For>
             </div>

@@ -510,9 +510,15 @@ for (const size of SIZES) {
       await expect(page.getByTestId("graph-match-count")).toHaveText("1 match");
       const canvas = page.getByTestId("graph-canvas");
       const r = await canvas.boundingBox();
+      // The match is framed in the canvas's free area, below the closed legend over its corner.
+      const legend = await page.getByTestId("graph-legend").boundingBox();
+      const top = legend && legend.y + legend.height < r.y + r.height / 2
+        ? Math.max(r.y, legend.y + legend.height)
+        : r.y;
+      const [cx, cy] = [r.x + r.width / 2, (top + r.y + r.height) / 2];
       await expect(async () => {
-        await page.mouse.move(r.x + r.width / 2 - 3, r.y + r.height / 2);
-        await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+        await page.mouse.move(cx - 3, cy);
+        await page.mouse.move(cx, cy);
         await expect(canvas).toHaveAttribute("title", 'aws_route53_record["Z08160912ILRMWGJR3SGR_www.prod.example.com_A"]', { timeout: 500 });
       }).toPass({ timeout: 10_000 });
     });
