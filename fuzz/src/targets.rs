@@ -458,7 +458,7 @@ pub fn rules(data: &[u8]) {
     }
 }
 
-/// A Rego policy file: parsed, compiled and evaluated on plans as `planlens check --policy` does
+/// A Rego policy file: parsed, compiled and evaluated on a plan as `planlens check --policy` does
 /// (conftest's shape unless its package names another), with a short time limit (a runaway
 /// policy is stopped by it, well within the fuzzer's one second).
 pub fn rego(data: &[u8]) {
@@ -470,7 +470,9 @@ pub fn rego(data: &[u8]) {
         time_limit_ms: Some(50),
         ..Default::default()
     };
-    for (doc, _) in &plans()[..2] {
+    // One plan: a runaway policy's builtins (numbers.range of a million) run before the time
+    // limit is checked, and two plans' worth came near the second on the shared machine.
+    for (doc, _) in &plans()[..1] {
         if let Ok((outcome, _)) = planlens::policy::evaluate(&files, doc, &labels(), &options) {
             let evaluation = Analysis::of(doc).evaluate(doc, builtin(), &labels());
             let _ = planlens::policy::judge(evaluation, &outcome, doc);
