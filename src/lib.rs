@@ -1,28 +1,22 @@
-//! Planlens core: everything that understands Terraform plans, with no browser dependency.
+//! The browser app's library: the Leptos page ([`ui`], browser only) and the core crates under the
+//! names the app, its parts and the tests use.
 //!
-//! Layers, each using only those below it (tests/layers.rs checks it): [`model`] (the formats'
-//! types, addresses, actions, counts) → [`load`] (bytes → a [`model::Document`] or a
-//! [`load::LoadError`], every input format) → the analyses ([`diff`], [`list`], [`checks`],
-//! [`graph`], [`drift`], then [`outputs`], [`rules`], [`policy`]) → [`analysis`] (one per
-//! document, computed or carried by a redacted link) → [`share`] (links, Markdown) → [`session`] (an open plan, its
-//! values-free index and answers to the views' requests) → the shells: `ui` (Leptos, the page),
-//! `worker` (the session in a Web Worker, part of the `planlens-web` binary; both browser only) and the `planlens` CLI.
+//! The core is a workspace of crates along the layers (`crates/`, ARCHITECTURE.md), each able to
+//! name only those below it, which Cargo enforces: `planlens-model` → `planlens-load` →
+//! `planlens-changes`, `planlens-graph`, `planlens-policy`, `planlens-fleet` → `planlens-rules` →
+//! `planlens-session` → the shells: this app (`ui`, the worker in the `planlens-web` binary, the
+//! lazily loaded parts in `src/bin/`) and the `planlens` CLI (`crates/cli`).
 
-pub mod analysis;
-pub mod checks;
-pub mod diff;
-pub mod drift;
-pub mod fleet;
-pub mod graph;
-pub mod list;
-pub mod load;
-pub mod model;
-pub mod outputs;
-pub mod policy;
-pub mod rules;
-pub mod session;
-pub mod share;
-pub mod sort;
+pub use planlens_changes::{checks, diff, drift, list, outputs};
+pub use planlens_fleet as fleet;
+pub use planlens_graph as graph;
+pub use planlens_load as load;
+pub use planlens_model as model;
+pub use planlens_model::sort;
+pub use planlens_policy as policy;
+pub use planlens_rules as rules;
+pub use planlens_session as session;
+pub use planlens_session::{analysis, share};
 
 /// The Leptos UI (browser only).
 #[cfg(target_arch = "wasm32")]

@@ -160,7 +160,7 @@ fn write_fuzz_seeds() {
     write(
         "rules",
         "builtin.toml".to_string(),
-        include_bytes!("../src/rules/builtin.toml"),
+        include_bytes!("../crates/rules/src/builtin.toml"),
     );
     write("structured", "empty".to_string(), b"");
     assert!(written > 100, "only {written} seeds");

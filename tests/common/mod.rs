@@ -3,9 +3,19 @@
 
 use std::path::PathBuf;
 
+/// The repository's root (where Trunk.toml is): the root package's folder, or two levels above a
+/// crate's under `crates/`.
+pub fn repo_dir() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .find(|dir| dir.join("Trunk.toml").is_file())
+        .unwrap_or_else(|| panic!("no Trunk.toml above {}", here.display()))
+        .to_path_buf()
+}
+
 /// `../shared/fixtures/real` beside the repository, when it is there (a user's clone has none).
 pub fn real_fixtures_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/real");
+    let dir = repo_dir().join("../shared/fixtures/real");
     if dir.is_dir() {
         Some(dir)
     } else {
@@ -33,9 +43,7 @@ pub fn real_fixture_paths() -> Vec<PathBuf> {
 
 /// A fixture of ours, under tests/fixtures.
 pub fn own_fixture(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name);
+    let path = repo_dir().join("tests/fixtures").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 

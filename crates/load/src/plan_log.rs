@@ -1,0 +1,377 @@
+//! `terraform plan -json` logs (JSON Lines) → the plan model.
+//!
+//! Each line is one UI message (`@level`, `@message`, `type`, …; Terraform's "machine-readable UI",
+//! 0.15.3+). `planned_change` and `resource_drift` messages become `resource_changes` and
+//! `resource_drift` entries of an equivalent plan, so every view works on a log; `change_summary`,
+//! `diagnostic` and `version` messages become [`PlanLogFacts`]. A log names actions but carries no
+//! attribute values. Unknown message types and lines that are not JSON are skipped and counted.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use super::error::{LoadError, NotAPlan};
+use planlens_model::source::{ChangeSummary, Diagnostic, PlanLogFacts, Snippet, SourceRange};
+
+/// True when the text starts like a plan log: its first line is a UI message. Looks only at the
+/// start of the first line, so a one-line plan of many megabytes costs nothing here.
+pub fn looks_like_plan_log(text: &str) -> bool {
+    let first = text.trim_start();
+    let mut end = first.len().min(512);
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &first[..end];
+    head.starts_with('{') && (head.contains("\"@level\"") || head.contains("\"@message\""))
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    /// The version in Terraform's `version` message.
+    #[serde(borrow, default)]
+    terraform: Option<Cow<'a, str>>,
+    /// The version in OpenTofu's `version` message.
+    #[serde(borrow, default)]
+    tofu: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    change: Option<LogChange<'a>>,
+    #[serde(borrow, default)]
+    changes: Option<LogSummary<'a>>,
+    #[serde(borrow, default)]
+    diagnostic: Option<LogDiagnostic<'a>>,
+    /// An `apply_*` message's resource and action (`read` for a data source read while planning).
+    #[serde(borrow, default)]
+    hook: Option<LogHook<'a>>,
+    /// An `outputs` message: each root output's planned action and sensitivity (a plan's), or its
+    /// value (an apply's; never read).
+    #[serde(borrow, default)]
+    outputs: Option<HashMap<Cow<'a, str>, LogOutput<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct LogHook<'a> {
+    #[serde(borrow, default)]
+    action: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct LogOutput<'a> {
+    #[serde(default)]
+    sensitive: bool,
+    /// `create`, `update`, `delete` or `noop` in a plan's log; absent in an apply's.
+    #[serde(borrow, default)]
+    action: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LogChange<'a> {
+    #[serde(borrow)]
+    resource: ResourceAddr<'a>,
+    #[serde(borrow, default)]
+    previous_resource: Option<ResourceAddr<'a>>,
+    #[serde(borrow, default)]
+    action: Cow<'a, str>,
+    #[serde(borrow, default)]
+    reason: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    importing: Option<LogImporting<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ResourceAddr<'a> {
+    #[serde(borrow, default)]
+    addr: Cow<'a, str>,
+    #[serde(borrow, default)]
+    module: Cow<'a, str>,
+    #[serde(borrow, default)]
+    resource: Cow<'a, str>,
+    #[serde(borrow, default)]
+    implied_provider: Cow<'a, str>,
+    #[serde(borrow, default)]
+    resource_type: Cow<'a, str>,
+    #[serde(borrow, default)]
+    resource_name: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct LogImporting<'a> {
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LogSummary<'a> {
+    #[serde(default)]
+    add: u64,
+    #[serde(default)]
+    change: u64,
+    #[serde(default)]
+    remove: u64,
+    #[serde(default)]
+    import: u64,
+    /// `plan`, or `apply` / `destroy` in the summary an apply prints at its end.
+    #[serde(borrow, default)]
+    operation: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct LogDiagnostic<'a> {
+    #[serde(borrow, default)]
+    severity: Cow<'a, str>,
+    #[serde(borrow, default)]
+    summary: Cow<'a, str>,
+    #[serde(borrow, default)]
+    detail: Cow<'a, str>,
+    #[serde(borrow, default)]
+    address: Option<Cow<'a, str>>,
+    // Read on their own, so a range or snippet of an unexpected shape loses only itself, never
+    // the diagnostic.
+    #[serde(borrow, default)]
+    range: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    snippet: Option<&'a RawValue>,
+}
+
+impl LogDiagnostic<'_> {
+    fn into_diagnostic(self) -> Diagnostic {
+        let range = self
+            .range
+            .and_then(|r| serde_json::from_str::<SourceRange>(r.get()).ok());
+        let snippet = self
+            .snippet
+            .and_then(|s| serde_json::from_str::<Snippet>(s.get()).ok());
+        Diagnostic {
+            severity: self.severity.into_owned(),
+            summary: self.summary.into_owned(),
+            detail: self.detail.into_owned(),
+            address: self.address.map(Cow::into_owned).filter(|a| !a.is_empty()),
+            location: range.as_ref().map(|r| match r.start.line {
+                0 => r.filename.clone(),
+                line => format!("{}:{line}", r.filename),
+            }),
+            range,
+            snippet,
+        }
+    }
+}
+
+/// The plan `actions` array for a log action, or `None` for messages that are no resource change
+/// (ephemeral resources' open/renew/close).
+fn plan_actions(action: &str) -> Option<&'static [&'static str]> {
+    Some(match action {
+        "noop" | "move" | "import" => &["no-op"],
+        "create" => &["create"],
+        "read" => &["read"],
+        "update" => &["update"],
+        // The log does not say which order; Terraform's default is delete first.
+        "replace" => &["delete", "create"],
+        "delete" => &["delete"],
+        // Terraform writes `remove` for a removed block's forget; accept the plan's word too.
+        "remove" | "forget" => &["forget"],
+        _ => return None,
+    })
+}
+
+/// The plan's `action_reason` for a log reason (the log shortens the replace reasons).
+fn plan_reason(reason: &str) -> Option<&str> {
+    match reason {
+        "" | "unknown" => None,
+        "tainted" => Some("replace_because_tainted"),
+        "requested" => Some("replace_by_request"),
+        "replace_triggered_by" => Some("replace_by_triggers"),
+        "cannot_update" => Some("replace_because_cannot_update"),
+        other => Some(other),
+    }
+}
+
+fn change_json(c: &LogChange) -> Option<Value> {
+    let actions = plan_actions(&c.action)?;
+    let r = &c.resource;
+    let mode = if r.resource.starts_with("data.") {
+        "data"
+    } else {
+        "managed"
+    };
+    let mut change = json!({ "actions": actions });
+    if let Some(importing) = &c.importing {
+        change["importing"] = json!({ "id": importing.id });
+    }
+    let mut entry = json!({
+        "address": r.addr,
+        "mode": mode,
+        "type": r.resource_type,
+        "name": r.resource_name,
+        "provider_name": r.implied_provider,
+        "change": change,
+    });
+    if !r.module.is_empty() {
+        entry["module_address"] = json!(r.module);
+    }
+    if let Some(prev) = &c.previous_resource {
+        entry["previous_address"] = json!(prev.addr);
+    }
+    if let Some(reason) = c.reason.as_deref().and_then(plan_reason) {
+        entry["action_reason"] = json!(reason);
+    }
+    Some(entry)
+}
+
+/// A plan's `output_changes` entry for an `outputs` message's output: its actions and sensitivity,
+/// no values (the log has none).
+fn output_json(action: &str, sensitive: bool) -> Option<Value> {
+    let actions = match action {
+        "noop" => &["no-op"][..],
+        "create" => &["create"],
+        "update" => &["update"],
+        "delete" => &["delete"],
+        _ => return None,
+    };
+    Some(json!({
+        "actions": actions,
+        "before_sensitive": sensitive,
+        "after_sensitive": sensitive,
+    }))
+}
+
+/// Converts a plan log to the text of an equivalent plan, and the facts the plan cannot hold. The
+/// log of an apply (`apply_*` messages, or a change summary of operation `apply` / `destroy`) is
+/// refused: it says what was done, not what a plan would do.
+pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
+    let mut facts = PlanLogFacts::default();
+    let mut changes: Vec<Value> = Vec::new();
+    let mut drift: Vec<Value> = Vec::new();
+    // A later message about the same address replaces an earlier one.
+    let mut change_at: HashMap<String, usize> = HashMap::new();
+    let mut drift_at: HashMap<String, usize> = HashMap::new();
+    let mut outputs = serde_json::Map::new();
+    // What only an apply does: a hook that changes something (a data source is read while
+    // planning too, with `apply_start`/`apply_complete` lines of action `read`).
+    let mut applied = false;
+    let mut operation: Option<String> = None;
+
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Ok(msg) = serde_json::from_str::<Message>(line) else {
+            facts.skipped_lines += 1;
+            continue;
+        };
+        match &*msg.kind {
+            "version" => {
+                let tool = match (&msg.terraform, &msg.tofu) {
+                    (_, Some(_)) => "OpenTofu",
+                    (Some(_), None) => "Terraform",
+                    (None, None) => continue,
+                };
+                facts.tool = Some(tool.to_string());
+                facts.terraform_version = msg.terraform.or(msg.tofu).map(Cow::into_owned);
+            }
+            "planned_change" | "resource_drift" => {
+                let Some(entry) = msg.change.as_ref().and_then(change_json) else {
+                    facts.skipped_lines += 1;
+                    continue;
+                };
+                let address = entry["address"].as_str().unwrap_or_default().to_string();
+                let (list, at) = if msg.kind == "planned_change" {
+                    (&mut changes, &mut change_at)
+                } else {
+                    (&mut drift, &mut drift_at)
+                };
+                match at.get(&address) {
+                    Some(&i) => list[i] = entry,
+                    None => {
+                        at.insert(address, list.len());
+                        list.push(entry);
+                    }
+                }
+            }
+            kind if kind.starts_with("apply_") => {
+                applied |= msg.hook.as_ref().is_none_or(|h| h.action != "read");
+            }
+            "outputs" => {
+                for (name, o) in msg.outputs.iter().flatten() {
+                    if let Some(entry) = o
+                        .action
+                        .as_deref()
+                        .and_then(|a| output_json(a, o.sensitive))
+                    {
+                        outputs.insert(name.to_string(), entry);
+                    }
+                }
+            }
+            "change_summary" => {
+                if let Some(c) = &msg.changes {
+                    operation = Some(c.operation.to_string());
+                }
+                facts.change_summary = msg.changes.map(|c| ChangeSummary {
+                    add: c.add,
+                    change: c.change,
+                    remove: c.remove,
+                    import: c.import,
+                })
+            }
+            "diagnostic" => {
+                if let Some(d) = msg.diagnostic {
+                    facts.diagnostics.push(d.into_diagnostic());
+                }
+            }
+            // Every other type (log, refresh_*, test_*, and future ones) says
+            // nothing the plan model needs.
+            _ => {}
+        }
+    }
+    // The change summary says which operation wrote the log; without one, a hook that changed
+    // something does.
+    let is_apply = match operation.as_deref() {
+        Some("apply" | "destroy") => true,
+        Some(_) => false,
+        None => applied,
+    };
+    if is_apply {
+        return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
+    }
+    // Plans list resource changes sorted by address; the log's order is the walk's.
+    changes.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
+    drift.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
+    let errored = facts.diagnostics.iter().any(Diagnostic::is_error);
+    let plan = json!({
+        "format_version": "1.2",
+        "terraform_version": facts.terraform_version,
+        "resource_changes": changes,
+        "resource_drift": drift,
+        "output_changes": outputs,
+        "errored": errored,
+    });
+    Ok((plan.to_string(), facts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_start_of_the_first_line_is_looked_at() {
+        assert!(looks_like_plan_log(
+            "{\"@level\":\"info\",\"@message\":\"Terraform 1.9.0\"}\n"
+        ));
+        assert!(!looks_like_plan_log("{\n  \"format_version\": \"1.2\"\n}"));
+        assert!(!looks_like_plan_log("é".repeat(400).as_str()));
+    }
+
+    #[test]
+    fn log_reasons_become_plan_reasons() {
+        assert_eq!(plan_reason("tainted"), Some("replace_because_tainted"));
+        assert_eq!(
+            plan_reason("delete_because_each_key"),
+            Some("delete_because_each_key")
+        );
+        assert_eq!(plan_reason(""), None);
+    }
+}

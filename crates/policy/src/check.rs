@@ -1,0 +1,524 @@
+//! Compile-time checks over every rule of every policy file, before anything is evaluated: the
+//! errors OPA's compiler refuses a policy for and that the engine would report only when (and if)
+//! the offending expression runs.
+//!
+//! - `rego_unsafe_var_error: var X is unsafe` — a variable inside `not` that nothing else in the
+//!   body binds, and every `_` inside `not` (OPA gives each its own variable, which a negation
+//!   cannot bind). Conservative: a variable that appears anywhere else in the body (outside `not`)
+//!   counts as bound, so this never refuses a policy OPA accepts.
+//! - `rego_type_error: undefined function F` — a call to neither a builtin of the engine nor a
+//!   function of any policy file (through the package, `data.…` or an import).
+//! - `rego_type_error: F: arity mismatch` — a builtin called with a wrong number of arguments
+//!   (n, or n + 1 with the last as the output, are allowed).
+//! - `rego_type_error: plus: invalid argument(s)` (and minus, mul, div, rem) — arithmetic on a
+//!   literal that is not a number (or a set, for `-`).
+
+use std::collections::{HashMap, HashSet};
+
+use regorus::unstable::{
+    ArithOp, BUILTINS, Expr, Literal, Module, Query, Ref, Rule, RuleHead, Span,
+};
+
+use super::error::PolicyError;
+
+/// OPA builtin namespaces the engine is built without (Cargo.toml says why): a call to one is
+/// reported as undefined with this said, so the user knows OPA itself would accept it.
+const LEFT_OUT: [&str; 14] = [
+    "semver.",
+    "time.",
+    "base64.",
+    "base64url.",
+    "hex.",
+    "urlquery.",
+    "net.",
+    "uuid.",
+    "http.",
+    "yaml.",
+    "crypto.",
+    "io.jwt.",
+    "rego.",
+    "opa.",
+];
+
+/// The path of a reference (`data.lib.f` → `["data", "lib", "f"]`, `x["a"]` → `["x", "a"]`);
+/// `None` for anything else.
+pub(super) fn ref_path(expr: &Expr) -> Option<Vec<String>> {
+    match expr {
+        Expr::Var { span, .. } => Some(vec![span.text().to_string()]),
+        Expr::RefDot { refr, field, .. } => {
+            let mut path = ref_path(refr)?;
+            path.push(field.0.text().to_string());
+            Some(path)
+        }
+        Expr::RefBrack { refr, index, .. } => match index.as_ref() {
+            Expr::String { value, .. } | Expr::RawString { value, .. } => {
+                let mut path = ref_path(refr)?;
+                path.push(value.as_string().ok()?.to_string());
+                Some(path)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn head_ref(rule: &Rule) -> &Ref<Expr> {
+    match rule {
+        Rule::Spec { head, .. } => match head {
+            RuleHead::Compr { refr, .. }
+            | RuleHead::Set { refr, .. }
+            | RuleHead::Func { refr, .. } => refr,
+        },
+        Rule::Default { refr, .. } => refr,
+    }
+}
+
+fn package_of(module: &Module) -> String {
+    ref_path(&module.package.refr)
+        .map(|p| p.join("."))
+        .unwrap_or_default()
+}
+
+/// Every error of every rule of `modules`, in file and source order.
+pub(super) fn check(modules: &[Ref<Module>]) -> Vec<PolicyError> {
+    // Names every package declares (across its files) and every function's full path.
+    let (names, functions) = declared_names(modules);
+    let mut errors = Vec::new();
+    for module in modules {
+        let package = package_of(module);
+        let imports = imports_of(module);
+        let globals = globals_of(module, &names, &imports);
+        let mut checker = Checker {
+            package: &package,
+            globals: &globals,
+            imports: &imports,
+            functions: &functions,
+            errors: Vec::new(),
+        };
+        for rule in &module.policy {
+            checker.rule(rule);
+        }
+        let mut found = checker.errors;
+        planlens_model::sort::by_key(&mut found, |e| (e.line, e.column));
+        errors.extend(found);
+    }
+    errors
+}
+
+/// The names each package declares (across its files, the first part of each rule's head) and
+/// every function's full path (`data.PACKAGE.NAME`).
+fn declared_names(modules: &[Ref<Module>]) -> (HashMap<String, HashSet<String>>, HashSet<String>) {
+    let mut names: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut functions: HashSet<String> = HashSet::new();
+    for module in modules {
+        let package = package_of(module);
+        for rule in &module.policy {
+            let Some(path) = ref_path(head_ref(rule)) else {
+                continue;
+            };
+            if let Rule::Spec {
+                head: RuleHead::Func { .. },
+                ..
+            } = rule.as_ref()
+            {
+                functions.insert(format!("data.{package}.{}", path.join(".")));
+            }
+            if let Some(first) = path.first() {
+                names
+                    .entry(package.clone())
+                    .or_default()
+                    .insert(first.clone());
+            }
+        }
+    }
+    (names, functions)
+}
+
+/// A module's `data`/`input` imports by alias (`rego.v1` and `future.keywords` left out).
+pub(super) fn imports_of(module: &Module) -> HashMap<String, Vec<String>> {
+    let mut imports = HashMap::new();
+    for import in &module.imports {
+        let Some(path) = ref_path(&import.refr) else {
+            continue;
+        };
+        if !matches!(path.first().map(String::as_str), Some("data" | "input")) {
+            continue; // rego.v1, future.keywords
+        }
+        let alias = import
+            .r#as
+            .as_ref()
+            .map(|s| s.text().to_string())
+            .or_else(|| path.last().cloned())
+            .unwrap_or_default();
+        imports.insert(alias, path);
+    }
+    imports
+}
+
+fn globals_of(
+    module: &Module,
+    names: &HashMap<String, HashSet<String>>,
+    imports: &HashMap<String, Vec<String>>,
+) -> HashSet<String> {
+    let mut globals: HashSet<String> = names.get(&package_of(module)).cloned().unwrap_or_default();
+    globals.extend(imports.keys().cloned());
+    globals.insert("input".to_string());
+    globals.insert("data".to_string());
+    globals
+}
+
+/// For each module, the names OPA resolves to references rather than variables: its package's
+/// rules (across files), its import aliases, `input` and `data`.
+pub(super) fn globals(modules: &[Ref<Module>]) -> Vec<HashSet<String>> {
+    let (names, _) = declared_names(modules);
+    modules
+        .iter()
+        .map(|m| globals_of(m, &names, &imports_of(m)))
+        .collect()
+}
+
+struct Checker<'c> {
+    package: &'c str,
+    globals: &'c HashSet<String>,
+    imports: &'c HashMap<String, Vec<String>>,
+    functions: &'c HashSet<String>,
+    errors: Vec<PolicyError>,
+}
+
+impl Checker<'_> {
+    fn error(&mut self, span: &Span, code: &str, message: String) {
+        self.errors.push(PolicyError {
+            file: span.source.file().clone(),
+            line: span.line,
+            column: span.col,
+            code: code.to_string(),
+            message,
+        });
+    }
+
+    fn rule(&mut self, rule: &Rule) {
+        match rule {
+            Rule::Spec { head, bodies, .. } => {
+                let mut bound = HashSet::new();
+                match head {
+                    RuleHead::Compr { assign, .. } => {
+                        if let Some(a) = assign {
+                            self.walk(&a.value, &bound);
+                        }
+                    }
+                    RuleHead::Set { key, .. } => {
+                        if let Some(k) = key {
+                            self.walk(k, &bound);
+                        }
+                    }
+                    RuleHead::Func { args, assign, .. } => {
+                        for arg in args {
+                            vars(arg, &mut bound);
+                        }
+                        if let Some(a) = assign {
+                            self.walk(&a.value, &bound);
+                        }
+                    }
+                }
+                for body in bodies {
+                    let inner = self.query(&body.query, &bound);
+                    if let Some(a) = &body.assign {
+                        self.walk(&a.value, &inner);
+                    }
+                }
+            }
+            Rule::Default { value, .. } => self.walk(value, &HashSet::new()),
+        }
+    }
+
+    /// Checks a query; returns the variables it may bind (with `outer`'s).
+    fn query(&mut self, query: &Query, outer: &HashSet<String>) -> HashSet<String> {
+        let mut bound = outer.clone();
+        for stmt in &query.stmts {
+            match &stmt.literal {
+                Literal::NotExpr { .. } | Literal::SomeVars { .. } => {}
+                Literal::Expr { expr, .. } => vars(expr, &mut bound),
+                Literal::SomeIn {
+                    key,
+                    value,
+                    collection,
+                    ..
+                } => {
+                    for e in key.iter().chain([value, collection]) {
+                        vars(e, &mut bound);
+                    }
+                }
+                Literal::Every { domain, .. } => vars(domain, &mut bound),
+            }
+            for w in &stmt.with_mods {
+                vars(&w.r#as, &mut bound);
+            }
+        }
+        for stmt in &query.stmts {
+            match &stmt.literal {
+                Literal::NotExpr { expr, .. } => {
+                    let mut reported = HashSet::new();
+                    self.unsafe_vars(expr, &bound, &mut reported);
+                    self.walk(expr, &bound);
+                }
+                Literal::Expr { expr, .. } => self.walk(expr, &bound),
+                Literal::SomeIn {
+                    key,
+                    value,
+                    collection,
+                    ..
+                } => {
+                    for e in key.iter().chain([value, collection]) {
+                        self.walk(e, &bound);
+                    }
+                }
+                Literal::SomeVars { .. } => {}
+                Literal::Every {
+                    key,
+                    value,
+                    domain,
+                    query,
+                    ..
+                } => {
+                    self.walk(domain, &bound);
+                    let mut inner = bound.clone();
+                    inner.extend(key.iter().map(|k| k.text().to_string()));
+                    inner.insert(value.text().to_string());
+                    self.query(query, &inner);
+                }
+            }
+            for w in &stmt.with_mods {
+                self.walk(&w.refr, &bound);
+                self.walk(&w.r#as, &bound);
+            }
+        }
+        bound
+    }
+
+    /// Reports the variables of a negated expression that nothing binds.
+    fn unsafe_vars(
+        &mut self,
+        expr: &Expr,
+        bound: &HashSet<String>,
+        reported: &mut HashSet<String>,
+    ) {
+        match expr {
+            Expr::Var { span, .. } => {
+                let name = span.text();
+                let unsafe_var =
+                    name == "_" || !(bound.contains(name) || self.globals.contains(name));
+                if unsafe_var && reported.insert(name.to_string()) {
+                    self.error(
+                        span,
+                        "rego_unsafe_var_error",
+                        format!("var {name} is unsafe"),
+                    );
+                }
+            }
+            Expr::Call { params, .. } => {
+                for p in params {
+                    self.unsafe_vars(p, bound, reported);
+                }
+            }
+            Expr::RefDot { refr, .. } => self.unsafe_vars(refr, bound, reported),
+            // Comprehensions have their own scope.
+            Expr::ArrayCompr { .. } | Expr::SetCompr { .. } | Expr::ObjectCompr { .. } => {}
+            other => children(other, &mut |e| self.unsafe_vars(e, bound, reported)),
+        }
+    }
+
+    /// Checks calls and arithmetic everywhere in `expr`, and the queries of its comprehensions.
+    fn walk(&mut self, expr: &Expr, bound: &HashSet<String>) {
+        match expr {
+            Expr::Call {
+                span, fcn, params, ..
+            } => {
+                self.call(span, fcn, params.len());
+                for p in params {
+                    self.walk(p, bound);
+                }
+            }
+            Expr::ArithExpr {
+                span, op, lhs, rhs, ..
+            } => {
+                let name = match op {
+                    ArithOp::Add => "plus",
+                    ArithOp::Sub => "minus",
+                    ArithOp::Mul => "mul",
+                    ArithOp::Div => "div",
+                    ArithOp::Mod => "rem",
+                };
+                let bad = [lhs, rhs].into_iter().any(|side| {
+                    literal_kind(side).is_some_and(|kind| !(*op == ArithOp::Sub && kind == "set"))
+                });
+                if bad {
+                    self.error(
+                        span,
+                        "rego_type_error",
+                        format!("{name}: invalid argument(s)"),
+                    );
+                }
+                self.walk(lhs, bound);
+                self.walk(rhs, bound);
+            }
+            Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
+                let inner = self.query(query, bound);
+                self.walk(term, &inner);
+            }
+            Expr::ObjectCompr {
+                key, value, query, ..
+            } => {
+                let inner = self.query(query, bound);
+                self.walk(key, &inner);
+                self.walk(value, &inner);
+            }
+            other => children(other, &mut |e| self.walk(e, bound)),
+        }
+    }
+
+    fn call(&mut self, span: &Span, fcn: &Expr, args: usize) {
+        let Some(path) = ref_path(fcn) else {
+            return;
+        };
+        let name = path.join(".");
+        if name == "print" {
+            return;
+        }
+        if let Some((_, arity)) = BUILTINS.get(name.as_str()) {
+            let arity = usize::from(*arity);
+            if args != arity && args != arity + 1 {
+                self.error(span, "rego_type_error", format!("{name}: arity mismatch"));
+            }
+            return;
+        }
+        let full = if path[0] == "data" {
+            name.clone()
+        } else if let Some(import) = self.imports.get(&path[0]) {
+            import
+                .iter()
+                .chain(&path[1..])
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(".")
+        } else {
+            format!("data.{}.{name}", self.package)
+        };
+        if self.functions.contains(&full) {
+            return;
+        }
+        let message = if LEFT_OUT.iter().any(|ns| name.starts_with(ns)) {
+            format!(
+                "undefined function {name} (an OPA builtin that Planlens's policy engine is built \
+                 without)"
+            )
+        } else {
+            format!("undefined function {name}")
+        };
+        self.error(span, "rego_type_error", message);
+    }
+}
+
+/// The kind of a literal that is not a number, for arithmetic type errors.
+fn literal_kind(expr: &Expr) -> Option<&'static str> {
+    match expr {
+        Expr::String { .. } | Expr::RawString { .. } => Some("string"),
+        Expr::Bool { .. } => Some("boolean"),
+        Expr::Null { .. } => Some("null"),
+        Expr::Array { .. } | Expr::ArrayCompr { .. } => Some("array"),
+        Expr::Object { .. } | Expr::ObjectCompr { .. } => Some("object"),
+        Expr::Set { .. } | Expr::SetCompr { .. } => Some("set"),
+        _ => None,
+    }
+}
+
+/// Every variable name in `expr` (comprehensions included), except `_`.
+fn vars(expr: &Expr, out: &mut HashSet<String>) {
+    match expr {
+        Expr::Var { span, .. } => {
+            if span.text() != "_" {
+                out.insert(span.text().to_string());
+            }
+        }
+        Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
+            vars(term, out);
+            query_vars(query, out);
+        }
+        Expr::ObjectCompr {
+            key, value, query, ..
+        } => {
+            vars(key, out);
+            vars(value, out);
+            query_vars(query, out);
+        }
+        other => children(other, &mut |e| vars(e, out)),
+    }
+}
+
+fn query_vars(query: &Query, out: &mut HashSet<String>) {
+    for stmt in &query.stmts {
+        match &stmt.literal {
+            Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => vars(expr, out),
+            Literal::SomeIn {
+                key,
+                value,
+                collection,
+                ..
+            } => {
+                for e in key.iter().chain([value, collection]) {
+                    vars(e, out);
+                }
+            }
+            Literal::SomeVars { .. } => {}
+            Literal::Every { domain, query, .. } => {
+                vars(domain, out);
+                query_vars(query, out);
+            }
+        }
+    }
+}
+
+/// Calls `f` on each direct sub-expression of `expr` (not on comprehension queries, nor on a
+/// call's function name or a field name).
+pub(super) fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match expr {
+        Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|e| f(e)),
+        Expr::Object { fields, .. } => {
+            for (_, k, v) in fields {
+                f(k);
+                f(v);
+            }
+        }
+        Expr::ArrayCompr { term, .. } | Expr::SetCompr { term, .. } => f(term),
+        Expr::ObjectCompr { key, value, .. } => {
+            f(key);
+            f(value);
+        }
+        Expr::Call { params, .. } => params.iter().for_each(|e| f(e)),
+        Expr::UnaryExpr { expr, .. } => f(expr),
+        Expr::RefDot { refr, .. } => f(refr),
+        Expr::RefBrack { refr, index, .. } => {
+            f(refr);
+            f(index);
+        }
+        Expr::BinExpr { lhs, rhs, .. }
+        | Expr::BoolExpr { lhs, rhs, .. }
+        | Expr::ArithExpr { lhs, rhs, .. }
+        | Expr::AssignExpr { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        Expr::Membership {
+            key,
+            value,
+            collection,
+            ..
+        } => {
+            if let Some(k) = key {
+                f(k);
+            }
+            f(value);
+            f(collection);
+        }
+        _ => {}
+    }
+}
