@@ -560,13 +560,12 @@ fn every_module_box_holds_exactly_its_module_on_every_fixture() {
 
 #[test]
 fn every_module_box_holds_exactly_its_module_in_the_generated_10k_plan() {
-    let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/gen_plan.py");
-    if !std::path::Path::new(tool).is_file() {
-        eprintln!("SKIPPED: ../shared/tools/gen_plan.py is not beside the repository");
+    let Some(tool) = common::shared("tools/gen_plan.py") else {
         return;
-    }
+    };
     let out = std::process::Command::new("python3")
-        .args([tool, "--resources", "10000", "--seed", "1"])
+        .arg(&tool)
+        .args(["--resources", "10000", "--seed", "1"])
         .output()
         .expect("run python3 gen_plan.py");
     assert!(

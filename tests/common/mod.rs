@@ -15,15 +15,26 @@ pub fn repo_dir() -> PathBuf {
 
 /// `../shared/fixtures/real` beside the repository, when it is there (a user's clone has none).
 pub fn real_fixtures_dir() -> Option<PathBuf> {
-    let dir = repo_dir().join("../shared/fixtures/real");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: ../shared/fixtures/real is not beside the repository; real-plan tests skip."
-        );
-        None
+    shared("fixtures/real").filter(|dir| dir.is_dir())
+}
+
+/// `../shared/WHAT` beside the repository, when it is there. A user's clone has no `../shared`:
+/// the test says SKIPPED and goes on without it. CI has it beside the clone, so with `CI=true` a
+/// missing `../shared` is a failure, never a silent pass.
+pub fn shared(what: &str) -> Option<PathBuf> {
+    let path = repo_dir().join("../shared").join(what);
+    if path.exists() {
+        return Some(path);
     }
+    assert!(
+        std::env::var("CI").map_or(true, |ci| ci != "true"),
+        "../shared/{what} is not beside the repository, and CI=true needs it (the real corpus \
+         and the plan generator are ../shared's)"
+    );
+    eprintln!(
+        "SKIPPED: ../shared/{what} is not beside the repository; the tests that need it skip."
+    );
+    None
 }
 
 /// The real corpus's `.json` files, sorted by name; empty (with the SKIPPED line) when

@@ -180,7 +180,8 @@ for (const [device, viewport] of [
     });
 
     test("a report of a real plan", async ({ page, pageLog }) => {
-      test.skip(!existsSync(REAL_PLAN), `SKIPPED: ${REAL_PLAN} is absent`);
+      // CI has ../shared beside the clone: there a missing real plan fails the test.
+      test.skip(!existsSync(REAL_PLAN) && process.env.CI !== "true", `SKIPPED: ${REAL_PLAN} is absent`);
       const { file, routed } = await openReport(page, pageLog, REAL_PLAN);
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to add, 1 to change, 1 to destroy.");
       await row(page, "aws_s3_bucket.update_bucket").click();

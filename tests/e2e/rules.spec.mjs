@@ -32,7 +32,7 @@ function cliCheck(path) {
 
 test.describe("Guardrail rules", () => {
   test("every real file gets the same verdict and findings as planlens check", async ({ page }) => {
-    test.skip(!existsSync(REAL), `no real fixtures at ${REAL} (../shared is absent)`);
+    test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
     test.setTimeout(240_000);
     await gotoApp(page);
     const names = readdirSync(REAL).filter((n) => n.endsWith(".json")).sort();
@@ -277,7 +277,7 @@ for (const [device, viewport] of [
 
     test("a generated 10k plan: the aggregate first, the badge equals the heading", async ({ page }) => {
       const gen = join(REPO, "..", "shared", "tools", "gen_plan.py");
-      test.skip(!existsSync(gen), `no generator at ${gen} (../shared is absent)`);
+      test.skip(!existsSync(gen) && process.env.CI !== "true", `no generator at ${gen} (../shared is absent)`);
       test.setTimeout(120_000);
       const path = join(mkdtempSync(join(tmpdir(), "planlens-10k-")), "p10k.json");
       writeFileSync(path, execFileSync("python3", [gen, "--resources", "10000", "--seed", "1"], { maxBuffer: 1 << 26 }));

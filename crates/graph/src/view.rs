@@ -707,6 +707,12 @@ mod tests {
         let mut paths = Vec::new();
         for dir in ["tests/fixtures", "samples", "../shared/fixtures/real"] {
             let Ok(entries) = std::fs::read_dir(repo(dir)) else {
+                // A user's clone has no ../shared; CI has it beside the clone.
+                assert!(
+                    std::env::var("CI").map_or(true, |ci| ci != "true"),
+                    "{dir} is missing, and CI=true needs it"
+                );
+                eprintln!("SKIPPED: {dir} is not beside the repository");
                 continue;
             };
             paths.extend(
