@@ -25,8 +25,11 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // the fleet's reading joined that part (README, "Size"). 945,359 B on 2026-11-28 after issue 25's
 // corrections (+15 KB: the graph's pure camera and framing, the list's keyboard cursor, text-plan
 // element rows in the diff, driftctl's partial scans, the comment's output table); the ceiling
-// moved to that plus 0.3 %, so the next growth still fails.
-const CEILING = 948_000;
+// moved to that plus 0.3 %, so the next growth still fails. 954,199 B after the core became a
+// workspace of crates (issue 26; main built the same day measured 945,574 B): +0.91 %, the
+// generic code each crate now instantiates for itself (Cargo shares no generics between crates in
+// release builds), within the split's ±1 %. The ceiling is that plus 0.2 %.
+const CEILING = 956_000;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },
