@@ -88,9 +88,10 @@ self.addEventListener("install", (event) => {
       // A file whose name carries its content's hash (Trunk's boot script, glue, wasm and style)
       // is taken from the HTTP cache when the page has just downloaded it (the wasm is a
       // megabyte: not twice on a first visit); the others past it, since a host may let it keep
-      // the previous deploy's index.html, worker.js or samples for minutes.
+      // the previous deploy's index.html, worker.js or samples for minutes. Trunk writes the hash
+      // as hex without leading zeros: up to 16 digits, fewer now and then (14 seen).
       const now = FILES.filter((f) => !LATER.has(f));
-      const mode = (f) => (/-[0-9a-f]{16}(?:_bg)?\\.[a-z]+$/.test(f) ? "default" : "reload");
+      const mode = (f) => (/-[0-9a-f]{8,16}(?:_bg)?\\.[a-z]+$/.test(f) ? "default" : "reload");
       await cache.addAll(now.map((f) => new Request(new URL(f, ROOT), { cache: mode(f) })));
       await self.skipWaiting();
     })(),
