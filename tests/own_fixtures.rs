@@ -752,3 +752,29 @@ fn the_summary_line_is_the_one_the_plans_tool_prints() {
         "Plan: 2 to add, 0 to change, 0 to destroy, 2 to forget."
     );
 }
+
+/// Found by fuzzing: a text plan whose `Error:` line was 80 KB long put all of it into the
+/// headline and the verdict line, and the PR comment grew past GitHub's 65,536 bytes. The
+/// sentence keeps the first 300 bytes of an error's summary; the comment never passes the limit.
+#[test]
+fn an_endless_error_summary_is_clipped_in_the_headline_and_the_comment() {
+    let long = "A".repeat(100_000);
+    let text = format!(
+        "Planning failed. Terraform encountered an error while generating this plan.\n\n╷\n│ \
+         Error: {long}\n│ \n╵\n"
+    );
+    let doc = load_plan_text(text, "long_error.txt").unwrap();
+    let headline = Summary::of(&doc).headline(&doc);
+    assert!(headline.starts_with("Planning failed: AAAA"), "{headline}");
+    assert!(headline.len() < 400, "{} bytes", headline.len());
+    assert!(headline.contains('…'), "{headline}");
+    let analysis = planlens::analysis::Analysis::of(&doc);
+    let evaluation = builtin_evaluation(&doc);
+    let comment = planlens::share::markdown::summary(&doc, &analysis, &evaluation, None);
+    assert!(
+        comment.len() < 5_000,
+        "a comment of {} bytes",
+        comment.len()
+    );
+    assert!(comment.len() <= planlens::share::GITHUB_COMMENT_LIMIT);
+}

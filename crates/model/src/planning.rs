@@ -3,7 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::text::count;
+use super::text::{clipped, count};
+
+/// At most this many bytes of the first error's summary go into [`Planning::sentence`], the
+/// headline of the page, the CLI and the comment. Terraform's summaries are one short line; a
+/// damaged file's "summary" can be megabytes (fuzzing found a comment of 88,955 bytes, past
+/// GitHub's limit). The whole diagnostic is still shown where diagnostics are.
+pub const MAX_ERROR_SUMMARY: usize = 300;
 
 /// Why a state gets no verdict: said by the page's banner and Rules tab, the CLI and the comment.
 pub const STATE_SENTENCE: &str = "This is a Terraform state, not a plan: what Terraform recorded \
@@ -129,7 +135,7 @@ impl Planning {
                 error: Some(error),
                 errors,
             } => {
-                let error = error.trim_end_matches('.');
+                let error = clipped(error.trim_end_matches('.'), MAX_ERROR_SUMMARY);
                 Some(match errors.saturating_sub(1) {
                     0 => format!("Planning failed: {error}."),
                     more => format!(

@@ -79,6 +79,20 @@ pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
+/// `s` cut to at most `max` bytes, on a character boundary, with `…` in place of what was cut;
+/// `s` itself when it fits. For text of the file's that goes into one sentence (an error's
+/// summary in a headline), which a real file keeps short and a broken one may not.
+pub fn clipped(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if s.len() <= max {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut end = max.saturating_sub('…'.len_utf8());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!("{}…", &s[..end]))
+}
+
 /// Case-insensitive (Unicode-aware for ASCII-only needles, exact otherwise) substring test without
 /// allocating for the common ASCII case.
 pub fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
