@@ -224,7 +224,7 @@ impl Budget {
     /// Adds `text`, cut (with `…`) to what is left if it is longer: the comment never passes
     /// GitHub's limit, whatever a file put into a sentence.
     fn push(&mut self, out: &mut String, text: &str) {
-        let text = crate::model::text::clipped(text, self.left);
+        let text = planlens_model::text::clipped(text, self.left);
         out.push_str(&text);
         self.left = self.left.saturating_sub(text.len());
     }
