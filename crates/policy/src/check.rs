@@ -62,7 +62,8 @@ pub(super) fn ref_path(expr: &Expr) -> Option<Vec<String>> {
     }
 }
 
-fn head_ref(rule: &Rule) -> &Ref<Expr> {
+/// The reference a rule's head names (`deny`, `a.b[x]`, `f(x)`).
+pub(super) fn head_ref(rule: &Rule) -> &Ref<Expr> {
     match rule {
         Rule::Spec { head, .. } => match head {
             RuleHead::Compr { refr, .. }

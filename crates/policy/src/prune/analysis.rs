@@ -1,60 +1,14 @@
-//! Which parts of the input the policies can observe, below the top level, and the input's text
-//! cut down to them. [`super::reads`] keeps the plan keys a policy names; this goes into the
-//! values: a guardrail that reads `rc.type`, `rc.address`, `rc.change.actions` and
-//! `rc.change.after.instance_type` of each `input.resource_changes` element never sees `before`,
-//! `after_unknown` or the other attributes of `after`, which are most of a plan's text — so the
-//! engine's tree of values is a tenth of the size, and faster to walk.
-//!
-//! **The analysis** follows each value that comes from the input through every rule: variables
-//! (`some rc in input.resource_changes`, `rc := input.a[_]`, `input.a[i]`), rules (a set whose
-//! elements are input values, a complete rule's value), comprehensions, and user functions
-//! (arguments to parameters, return values, v0's output argument). A value is *observed whole*
-//! by any use other than reading a field with a key written in the policy (also through
-//! `object.get` with a path written in it), iterating, binding it to a variable, putting it into
-//! a set, counting a collection, testing its kind (`is_object`…) or testing it as a statement
-//! (defined and not `false`): a comparison, a builtin's argument (`sprintf`, `startswith`,
-//! `json.marshal`, `walk`…), an object or array written in the policy, a rule's value that gives
-//! findings, a key computed at run time is a use of the whole. Whatever the analysis cannot follow
-//! makes it give up (no cutting below the top level): `data` as a whole or indexed at run time, a
-//! package's rules read as one object, `with` on anything but the input (tests excepted), a rule
-//! that reads a test.
-//!
-//! **The cut** keeps every value on a path the policies touch with its kind (an object stays an
-//! object, an array keeps every element, a scalar reads back as the same value) and whatever is
-//! observed whole verbatim; keys no path reaches are dropped. Elements put into a set are compared
-//! with each other whole by the engine (to order the set and to tell them apart), so such an
-//! element is cut only when it is an object with a string `address` that no other element of
-//! that set's origin has, and it keeps, verbatim, every key up to `address` in the engine's order:
-//! two elements compare the same way before and after the cut, because their comparison is
-//! decided by the time it reaches `address`. Scalars and arrays are kept as they are, which
-//! compare as before too; an object without a string address, or two sharing one (a deposed
-//! object), mean nothing is cut below the top level. Elements of two origins in one set (changes
-//! and drift entries), or input values and values the policy builds (an object written in it),
-//! are kept whole. A complete rule's or a function's values are compared the same way (two
-//! different values are a conflict), so they are treated as a set's elements.
+//! The analysis: each value that comes from the input followed through every rule, to what the
+//! policies can observe of the input (a [`Need`]).
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fmt;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule, RuleHead};
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
-use super::check::{imports_of, ref_path};
-use super::shape::Shape;
-
-/// One step of a path under `input`: a key written in a policy, or any key or element.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum Step {
-    Key(String),
-    Any,
-}
-
-type Path = Vec<Step>;
-
-/// Paths deeper than this are taken whole (no policy reads that deep; it bounds the analysis).
-const MAX_DEPTH: usize = 16;
+use super::syntax::{Access, binders, flatten, package_path, string_literal, var_name};
+use super::{MAX_DEPTH, Need, Path, Step};
+use crate::check::{head_ref, imports_of, ref_path};
+use crate::shape::Shape;
 
 /// What an expression may hold that comes from the input.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -93,174 +47,7 @@ impl Flow {
     }
 }
 
-/// What the policies need of the input: a tree of the paths they touch.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Need {
-    /// Observed whole: kept verbatim.
-    whole: bool,
-    /// Put into a set: kept so that elements compare as before (see the module's notes).
-    identity: bool,
-    /// Keys written in the policies.
-    keys: BTreeMap<String, Need>,
-    /// Every key or element.
-    any: Option<Box<Need>>,
-}
-
-impl Need {
-    fn at(&mut self, path: &[Step]) -> &mut Need {
-        let mut node = self;
-        for step in path {
-            node = match step {
-                Step::Key(k) => node.keys.entry(k.clone()).or_default(),
-                Step::Any => node.any.get_or_insert_with(Box::default),
-            };
-        }
-        node
-    }
-
-    fn merge(&mut self, other: &Need) {
-        self.whole |= other.whole;
-        self.identity |= other.identity;
-        for (k, child) in &other.keys {
-            self.keys.entry(k.clone()).or_default().merge(child);
-        }
-        if let Some(any) = &other.any {
-            self.any.get_or_insert_with(Box::default).merge(any);
-        }
-    }
-
-    /// Folds what every key needs into each key written: `input.a[_].x` and `input.a.b.y` both
-    /// apply to `input.a.b`.
-    fn normalize(&mut self) {
-        if let Some(any) = self.any.as_deref().cloned() {
-            for child in self.keys.values_mut() {
-                // Whether values are compared as a set's elements is the `any` node's to say,
-                // for every key alike (one set of addresses per node, see `Cut`).
-                let identity = child.identity;
-                child.merge(&any);
-                child.identity = identity;
-            }
-        }
-        for child in self.keys.values_mut() {
-            child.normalize();
-        }
-        if let Some(any) = self.any.as_deref_mut() {
-            any.normalize();
-        }
-    }
-
-    /// The top-level keys of the plan this keeps for a group of `shape` (`None`: every key).
-    pub(super) fn plan_keys(&self, shape: Shape) -> Option<BTreeSet<String>> {
-        let plan = match shape {
-            Shape::Conftest | Shape::Opa => Some(self),
-            Shape::Spacelift => self.keys.get("terraform"),
-            Shape::Scalr => self.keys.get("tfplan"),
-        };
-        match plan {
-            Some(plan) if plan.whole || plan.any.is_some() || self.whole || self.any.is_some() => {
-                None
-            }
-            Some(plan) => Some(plan.keys.keys().cloned().collect()),
-            None if self.whole || self.any.is_some() => None,
-            None => Some(BTreeSet::new()),
-        }
-    }
-}
-
-/// What `modules` can observe of the input; `None` when the analysis cannot follow them.
-pub(super) fn needs(modules: &[Ref<Module>]) -> Option<Need> {
-    let mut analysis = Analysis::new(modules)?;
-    // Every set only grows, so this ends; the bound is a guard, not a limit ever met.
-    for _ in 0..64 {
-        analysis.changed = false;
-        for (m, module) in modules.iter().enumerate() {
-            for (r, rule) in module.policy.iter().enumerate() {
-                analysis.rule(m, r, rule);
-            }
-        }
-        let outputs: Vec<Flow> = analysis
-            .outputs
-            .iter()
-            .filter_map(|path| analysis.rules.get(path).cloned())
-            .collect();
-        for flow in &outputs {
-            analysis.consume(flow);
-        }
-        if analysis.gave_up {
-            return None;
-        }
-        if !analysis.changed {
-            return Some(analysis.finish());
-        }
-    }
-    None
-}
-
-/// A package's name as a path under `data`.
-fn package_path(module: &Module) -> Option<Vec<String>> {
-    let mut path = vec!["data".to_string()];
-    path.extend(ref_path(&module.package.refr)?);
-    Some(path)
-}
-
-fn head_of(rule: &Rule) -> &Ref<Expr> {
-    match rule {
-        Rule::Spec { head, .. } => match head {
-            RuleHead::Compr { refr, .. }
-            | RuleHead::Set { refr, .. }
-            | RuleHead::Func { refr, .. } => refr,
-        },
-        Rule::Default { refr, .. } => refr,
-    }
-}
-
-/// A reference chain as its head and its steps (`a.b[c]` → `a`, [`b`, `c`]).
-enum Access<'e> {
-    Key(String),
-    Index(&'e Expr),
-}
-
-fn flatten(expr: &Expr) -> (&Expr, Vec<Access<'_>>) {
-    match expr {
-        Expr::RefDot { refr, field, .. } => {
-            let (head, mut steps) = flatten(refr);
-            steps.push(Access::Key(field.0.text().to_string()));
-            (head, steps)
-        }
-        Expr::RefBrack { refr, index, .. } => {
-            let (head, mut steps) = flatten(refr);
-            match index.as_ref() {
-                Expr::String { value, .. } | Expr::RawString { value, .. }
-                    if value.as_string().is_ok() =>
-                {
-                    let key = value.as_string().map(|s| s.to_string()).unwrap_or_default();
-                    steps.push(Access::Key(key));
-                }
-                other => steps.push(Access::Index(other)),
-            }
-            (head, steps)
-        }
-        other => (other, Vec::new()),
-    }
-}
-
-fn var_name(expr: &Expr) -> Option<&str> {
-    match expr {
-        Expr::Var { span, .. } => Some(span.text()),
-        _ => None,
-    }
-}
-
-fn string_literal(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::String { value, .. } | Expr::RawString { value, .. } => {
-            value.as_string().ok().map(|s| s.to_string())
-        }
-        _ => None,
-    }
-}
-
-struct Analysis {
+pub(super) struct Analysis {
     /// Each module's package path and import aliases (name → path from `input` or `data`).
     packages: Vec<Vec<String>>,
     aliases: Vec<HashMap<String, Vec<String>>>,
@@ -289,7 +76,8 @@ struct Analysis {
     touched: BTreeSet<Path>,
     identity: BTreeSet<Path>,
     changed: bool,
-    gave_up: bool,
+    /// Set when something cannot be followed: nothing is cut below the top level.
+    pub(super) gave_up: bool,
 }
 
 /// Where a rule is analysed: its module and index, its package.
@@ -301,7 +89,7 @@ struct Place {
 }
 
 impl Analysis {
-    fn new(modules: &[Ref<Module>]) -> Option<Analysis> {
+    pub(super) fn new(modules: &[Ref<Module>]) -> Option<Analysis> {
         let mut analysis = Analysis {
             packages: Vec::new(),
             aliases: Vec::new(),
@@ -327,7 +115,7 @@ impl Analysis {
             let package = package_path(module)?;
             let aliases = imports_of(module);
             for (r, rule) in module.policy.iter().enumerate() {
-                let head = head_of(rule);
+                let head = head_ref(rule);
                 let (root, steps) = flatten(head);
                 let name = var_name(root)?;
                 let mut path = package.clone();
@@ -375,7 +163,7 @@ impl Analysis {
         Some(analysis)
     }
 
-    fn finish(self) -> Need {
+    pub(super) fn finish(self) -> Need {
         let mut need = Need::default();
         for path in &self.touched {
             need.at(path);
@@ -402,7 +190,28 @@ impl Analysis {
             }
         }
         need.normalize();
+        need.number_sets(&mut 0);
         need
+    }
+
+    /// One pass over every rule, then the rules whose values give findings used whole; true
+    /// when anything grew.
+    pub(super) fn round(&mut self, modules: &[Ref<Module>]) -> bool {
+        self.changed = false;
+        for (m, module) in modules.iter().enumerate() {
+            for (r, rule) in module.policy.iter().enumerate() {
+                self.rule(m, r, rule);
+            }
+        }
+        let outputs: Vec<Flow> = self
+            .outputs
+            .iter()
+            .filter_map(|path| self.rules.get(path).cloned())
+            .collect();
+        for flow in &outputs {
+            self.consume(flow);
+        }
+        self.changed
     }
 
     fn grow_whole(&mut self, path: &Path) {
@@ -479,7 +288,7 @@ impl Analysis {
 
     fn rule(&mut self, m: usize, r: usize, rule: &Rule) {
         let package = self.packages[m].clone();
-        let (root, steps) = flatten(head_of(rule));
+        let (root, steps) = flatten(head_ref(rule));
         let mut path = package.clone();
         path.push(var_name(root).unwrap_or_default().to_string());
         let mut dynamic = Vec::new();
@@ -817,7 +626,7 @@ impl Analysis {
                 if let Expr::ObjectCompr { query, .. } = other {
                     self.query(at, query);
                 }
-                super::check::children(other, &mut |part| {
+                crate::check::children(other, &mut |part| {
                     let flow = self.value(at, part);
                     self.consume(&flow);
                 });
@@ -1060,560 +869,5 @@ impl Analysis {
             }
         }
         out
-    }
-}
-
-/// How often each variable of `rule` appears where it may be bound: an index, a side of an
-/// assignment, a `some … in`, an argument. More than once means a later one may compare.
-fn binders(rule: &Rule) -> HashMap<String, usize> {
-    fn expr(e: &Expr, counts: &mut HashMap<String, usize>) {
-        match e {
-            Expr::RefBrack { index, .. } => {
-                if let Some(name) = var_name(index) {
-                    *counts.entry(name.to_string()).or_default() += 1;
-                }
-            }
-            Expr::AssignExpr { lhs, rhs, .. } => {
-                for side in [lhs, rhs] {
-                    if let Some(name) = var_name(side) {
-                        *counts.entry(name.to_string()).or_default() += 1;
-                    }
-                }
-            }
-            _ => {}
-        }
-        super::check::children(e, &mut |c| expr(c, counts));
-        match e {
-            Expr::ArrayCompr { query, .. }
-            | Expr::SetCompr { query, .. }
-            | Expr::ObjectCompr { query, .. } => q(query, counts),
-            _ => {}
-        }
-    }
-    fn q(query: &Query, counts: &mut HashMap<String, usize>) {
-        for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::Expr { expr: e, .. } | Literal::NotExpr { expr: e, .. } => expr(e, counts),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value]) {
-                        if let Some(name) = var_name(e) {
-                            *counts.entry(name.to_string()).or_default() += 1;
-                        }
-                        expr(e, counts);
-                    }
-                    expr(collection, counts);
-                }
-                Literal::SomeVars { .. } => {}
-                Literal::Every {
-                    key,
-                    value,
-                    domain,
-                    query,
-                    ..
-                } => {
-                    for span in key.iter().chain([value]) {
-                        *counts.entry(span.text().to_string()).or_default() += 1;
-                    }
-                    expr(domain, counts);
-                    q(query, counts);
-                }
-            }
-            for w in &stmt.with_mods {
-                expr(&w.r#as, counts);
-            }
-        }
-    }
-    let mut counts = HashMap::new();
-    match rule {
-        Rule::Spec { head, bodies, .. } => {
-            match head {
-                RuleHead::Compr { refr, assign, .. } => {
-                    expr(refr, &mut counts);
-                    if let Some(a) = assign {
-                        expr(&a.value, &mut counts);
-                    }
-                }
-                RuleHead::Set { refr, key, .. } => {
-                    expr(refr, &mut counts);
-                    if let Some(k) = key {
-                        expr(k, &mut counts);
-                    }
-                }
-                RuleHead::Func { args, assign, .. } => {
-                    for a in args {
-                        if let Some(name) = var_name(a) {
-                            *counts.entry(name.to_string()).or_default() += 1;
-                        }
-                        expr(a, &mut counts);
-                    }
-                    if let Some(a) = assign {
-                        expr(&a.value, &mut counts);
-                    }
-                }
-            }
-            for body in bodies {
-                if let Some(a) = &body.assign {
-                    expr(&a.value, &mut counts);
-                }
-                q(&body.query, &mut counts);
-            }
-        }
-        Rule::Default { args, value, .. } => {
-            for a in args {
-                expr(a, &mut counts);
-            }
-            expr(value, &mut counts);
-        }
-    }
-    counts
-}
-
-/// `text` (an input's JSON) cut down to `need`; `None` when it cannot be cut soundly (not JSON,
-/// a key the engine reads specially, elements of a set without distinct addresses, a number that
-/// would not read back the same), and the caller keeps more.
-pub(super) fn cut(text: &str, need: &Need) -> Option<String> {
-    let cut = Cut {
-        out: RefCell::new(String::with_capacity(text.len() / 8)),
-        addresses: RefCell::new(HashMap::new()),
-        failed: RefCell::new(false),
-    };
-    let mut de = serde_json::Deserializer::from_str(text);
-    Node { cut: &cut, need }.deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    if *cut.failed.borrow() {
-        return None;
-    }
-    Some(cut.out.into_inner())
-}
-
-/// The state of one [`cut`]: the text written so far, and each set node's addresses seen.
-struct Cut {
-    out: RefCell<String>,
-    addresses: RefCell<HashMap<*const Need, HashSet<String>>>,
-    failed: RefCell<bool>,
-}
-
-impl Cut {
-    fn push(&self, s: &str) {
-        self.out.borrow_mut().push_str(s);
-    }
-
-    fn string(&self, s: &str) {
-        // Writing a string to a String cannot fail.
-        let _ = serde_json::to_writer(StringWriter(&mut self.out.borrow_mut()), s);
-    }
-
-    fn fail<E: de::Error>(&self) -> E {
-        *self.failed.borrow_mut() = true;
-        E::custom("cannot be cut")
-    }
-}
-
-struct StringWriter<'s>(&'s mut String);
-
-impl std::io::Write for StringWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        // serde_json writes UTF-8 only.
-        self.0
-            .push_str(std::str::from_utf8(buf).map_err(std::io::Error::other)?);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// One value to write as `need` says.
-struct Node<'c> {
-    cut: &'c Cut,
-    need: &'c Need,
-}
-
-/// One value that is an element of a set (`set`: its node, whose addresses must be distinct).
-struct Element<'c> {
-    cut: &'c Cut,
-    need: &'c Need,
-    set: *const Need,
-}
-
-/// A key as written, borrowed when it has no escapes.
-struct Key<'de>(std::borrow::Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Owned(v.to_string())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Node<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        if self.need.whole {
-            let raw: &RawValue = de::Deserialize::deserialize(d)?;
-            self.cut.push(raw.get());
-            return Ok(());
-        }
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Element<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        if self.need.whole {
-            let raw: &RawValue = de::Deserialize::deserialize(d)?;
-            self.cut.push(raw.get());
-            return Ok(());
-        }
-        d.deserialize_any(self)
-    }
-}
-
-/// An element is cut down when it is an object with a string `address` (an object without one
-/// refuses the cut); scalars and arrays are written as they are, which compare as before too.
-impl<'de> Visitor<'de> for Element<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a value")
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        Node::visit_bool(self.node(), v)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        Node::visit_i64(self.node(), v)
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        Node::visit_u64(self.node(), v)
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        Node::visit_f64(self.node(), v)
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        Node::visit_str(self.node(), v)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Node::visit_unit(self.node())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.cut.push("[");
-        let mut first = true;
-        while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-            if !first {
-                self.cut.push(",");
-            }
-            first = false;
-            self.cut.push(raw.get());
-        }
-        self.cut.push("]");
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        // One pass: keys up to `address` verbatim, the others as the need says; an element
-        // without a string address, or with one seen before, refuses the whole cut.
-        let mut address = None;
-        self.cut.push("{");
-        let mut first = true;
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if key.0 == NUMBER_KEY {
-                return Err(self.cut.fail());
-            }
-            let verbatim = key.0.as_ref() <= "address";
-            let child = self
-                .need
-                .keys
-                .get(key.0.as_ref())
-                .or(self.need.any.as_deref());
-            if !verbatim && child.is_none() {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            }
-            if !first {
-                self.cut.push(",");
-            }
-            first = false;
-            self.cut.string(&key.0);
-            self.cut.push(":");
-            match child {
-                Some(child) if !verbatim => map.next_value_seed(Node {
-                    cut: self.cut,
-                    need: child,
-                })?,
-                _ => {
-                    let raw: &'de RawValue = map.next_value()?;
-                    self.cut.push(raw.get());
-                    if key.0 == "address" {
-                        // The engine keeps the last of repeated keys.
-                        address = serde_json::from_str::<String>(raw.get()).ok();
-                    }
-                }
-            }
-        }
-        self.cut.push("}");
-        let Some(address) = address else {
-            return Err(self.cut.fail());
-        };
-        if !self
-            .cut
-            .addresses
-            .borrow_mut()
-            .entry(self.set)
-            .or_default()
-            .insert(address)
-        {
-            return Err(self.cut.fail());
-        }
-        Ok(())
-    }
-}
-
-impl<'c> Element<'c> {
-    fn node(&self) -> Node<'c> {
-        Node {
-            cut: self.cut,
-            need: self.need,
-        }
-    }
-}
-
-/// The key serde_json (and so the engine) reads as a number written out in full.
-const NUMBER_KEY: &str = "$serde_json::private::Number";
-
-impl<'de> Visitor<'de> for Node<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-        self.cut.push(if v { "true" } else { "false" });
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.cut.push(&v.to_string());
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-        self.cut.push(&v.to_string());
-        Ok(())
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        // Written as the shortest text that reads back as the same number through the same
-        // parser the engine uses; otherwise the cut is refused.
-        let text = serde_json::to_string(&v).map_err(|_| self.cut.fail::<E>())?;
-        if serde_json::from_str::<f64>(&text).ok() != Some(v) {
-            return Err(self.cut.fail());
-        }
-        self.cut.push(&text);
-        Ok(())
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.cut.string(v);
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.cut.push("null");
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let empty = Need::default();
-        let element = self.need.any.as_deref().unwrap_or(&empty);
-        self.cut.push("[");
-        let mut first = true;
-        loop {
-            // A comma is written before reading the next element, and taken back at the end.
-            let written = self.cut.out.borrow().len();
-            if !first {
-                self.cut.push(",");
-            }
-            let more = if element.identity {
-                seq.next_element_seed(Element {
-                    cut: self.cut,
-                    need: element,
-                    set: element as *const Need,
-                })?
-            } else {
-                seq.next_element_seed(Node {
-                    cut: self.cut,
-                    need: element,
-                })?
-            };
-            if more.is_none() {
-                self.cut.out.borrow_mut().truncate(written);
-                break;
-            }
-            first = false;
-        }
-        self.cut.push("]");
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.cut.push("{");
-        let mut first = true;
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            if key.0 == NUMBER_KEY {
-                return Err(self.cut.fail());
-            }
-            let any = self.need.any.as_deref();
-            let child = self.need.keys.get(key.0.as_ref()).or(any);
-            let Some(child) = child else {
-                map.next_value::<IgnoredAny>()?;
-                continue;
-            };
-            if !first {
-                self.cut.push(",");
-            }
-            first = false;
-            self.cut.string(&key.0);
-            self.cut.push(":");
-            match any {
-                Some(any) if any.identity => map.next_value_seed(Element {
-                    cut: self.cut,
-                    need: child,
-                    set: any as *const Need,
-                })?,
-                _ => map.next_value_seed(Node {
-                    cut: self.cut,
-                    need: child,
-                })?,
-            }
-        }
-        self.cut.push("}");
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn need(policies: &[&str]) -> Option<Need> {
-        let mut engine = regorus::Engine::new();
-        for (i, text) in policies.iter().enumerate() {
-            engine
-                .add_policy(format!("p{i}.rego"), text.to_string())
-                .expect("parses");
-        }
-        needs(engine.get_modules())
-    }
-
-    const GUARDRAIL: &str = r#"package main
-import rego.v1
-managed contains rc if {
-	some rc in input.resource_changes
-	rc.mode == "managed"
-}
-deny contains sprintf("%s: %s", [rc.address, rc.change.after.instance_type]) if {
-	some rc in managed
-	"create" in rc.change.actions
-}
-"#;
-
-    #[test]
-    fn a_change_keeps_what_is_read_and_what_orders_it() {
-        let need = need(&[GUARDRAIL]).expect("followed");
-        let plan = r#"{"format_version":"1.2","resource_changes":[
-            {"action_reason":"x","address":"a.b","mode":"managed","type":"a","name":"b",
-             "change":{"actions":["create"],"before":null,"after":{"instance_type":"t3.micro",
-             "tags":{"k":"v"},"size":1.5},"after_unknown":{"id":true}}},
-            {"address":"a.c","mode":"data","type":"a","change":{"actions":["read"],"after":null}}
-        ],"prior_state":{"values":{}}}"#;
-        assert_eq!(
-            cut(plan, &need).expect("cut"),
-            r#"{"resource_changes":[{"action_reason":"x","address":"a.b","mode":"managed","change":{"actions":["create"],"after":{"instance_type":"t3.micro"}}},{"address":"a.c","mode":"data","change":{"actions":["read"],"after":null}}]}"#
-        );
-    }
-
-    #[test]
-    fn elements_of_a_set_sharing_an_address_are_not_cut() {
-        let need = need(&[GUARDRAIL]).expect("followed");
-        let deposed = r#"{"resource_changes":[
-            {"address":"a.b","deposed":"01","mode":"managed","change":{"actions":["delete"]}},
-            {"address":"a.b","mode":"managed","change":{"actions":["create"]}}]}"#;
-        assert_eq!(cut(deposed, &need), None);
-        // Scalars and arrays are kept as they are; an object without an address refuses.
-        let odd = r#"{"resource_changes":[1,[{"a":1}],{"address":"a","y":2}]}"#;
-        assert_eq!(
-            cut(odd, &need).expect("cut"),
-            r#"{"resource_changes":[1,[{"a":1}],{"address":"a"}]}"#
-        );
-        let no_address = r#"{"resource_changes":[{"mode":"managed","x":[1]}]}"#;
-        assert_eq!(cut(no_address, &need), None);
-    }
-
-    #[test]
-    fn what_cannot_be_followed_is_not_cut() {
-        // A package's rules read as one object, `data` indexed at run time, `with` on data.
-        for policy in [
-            "package main\nimport rego.v1\nimport data.lib\nwarn contains x if { some x in lib }\n",
-            "package main\nimport rego.v1\nwarn contains k if { some k in [\"a\"]; data[k] }\n",
-            "package main\nimport rego.v1\nx := 1\nwarn contains \"w\" if { x == 2 with data.main.x as 2 }\n",
-        ] {
-            let lib = "package lib\nimport rego.v1\nchanges contains rc if some rc in input.resource_changes\n";
-            assert_eq!(need(&[policy, lib]), None, "{policy}");
-        }
-        // Observed whole: a builtin's argument, a comparison, a key computed at run time.
-        for (policy, whole) in [
-            ("json.marshal(rc) != \"\"", true),
-            ("rc == {}", true),
-            ("rc[k] == 1", true),
-            ("rc.type == \"x\"", false),
-        ] {
-            let text = format!(
-                "package main\nimport rego.v1\nwarn contains \"w\" if {{ some rc in input.resource_changes; some k in [\"type\"]; {policy} }}\n"
-            );
-            let need = need(&[&text]).expect("followed");
-            let element = need.keys["resource_changes"]
-                .any
-                .as_deref()
-                .expect("elements");
-            let kept_whole = element.whole || element.any.as_deref().is_some_and(|a| a.whole);
-            assert_eq!(kept_whole, whole, "{policy}");
-        }
-    }
-
-    #[test]
-    fn numbers_and_strings_read_back_the_same() {
-        let need =
-            need(&["package main\nimport rego.v1\nwarn contains x if { some x in input.a }\n"])
-                .expect("followed");
-        let text = r#"{"a":[1.5,-0,1e300,12345678901234567890,"\u00e9\"",0.1],"b":1}"#;
-        let out = cut(text, &need).expect("cut");
-        let before: serde_json::Value = serde_json::from_str(text).unwrap();
-        let after: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(before["a"], after["a"]);
-        assert!(after.get("b").is_none());
     }
 }
