@@ -15,7 +15,34 @@
 //! or the plan a log or report was converted into, with values under secret-like names marked
 //! sensitive in `before_sensitive`/`after_sensitive` (marks only: values are unchanged, and a
 //! policy's message may print them as it would in conftest).
+//!
+//! # Assumptions about regorus
+//!
+//! regorus is pinned exactly (`=`, in the workspace's Cargo.toml): this crate walks its
+//! `unstable` syntax tree, and relies on the following, which it does not promise. Each is
+//! guarded by a test in `assumptions.rs` that fails when an update breaks it.
+//!
+//! - **Key and set order.** The engine orders an object's keys as Rust orders strings (bytes)
+//!   and compares two objects key by key in that order, a key before its value; so the cut keeps
+//!   a set element's keys up to `address` verbatim (`prune::cut`), and a set comes out in the
+//!   same order cut or whole: `objects_are_ordered_key_by_key_in_byte_order`,
+//!   `a_set_of_cut_elements_keeps_its_order`. Of repeated keys it keeps the last, as serde's
+//!   maps do (`prune::cut` reads an address so, `reads::pruned` rewrites the top level through a
+//!   map): `a_repeated_key_keeps_its_last_value`. A rule's set is written as an array in the
+//!   engine's order, which is the findings' order ([`RuleValue`]):
+//!   `a_set_is_written_in_the_engines_order`.
+//! - **serde_json's private number key.** The engine reads an object under
+//!   `$serde_json::private::Number` as a number, so the cut refuses an input holding that key
+//!   (`prune::cut`'s `NUMBER_KEY`); serde_json is built without `arbitrary_precision`, so numbers
+//!   reach the cut as numbers: `the_private_number_key_is_read_as_a_number`.
+//! - **Numbers between serde_json and the engine.** The engine reads JSON numbers through
+//!   serde_json, so a number the cut writes as serde_json's shortest text reads (and prints) as
+//!   the same value: `numbers_read_the_same_from_the_cut_as_from_the_plan`; a rule's value
+//!   comes out to serde_json with each number's value kept (an integral float as an integer):
+//!   `rule_values_keep_their_numbers`.
 
+#[cfg(test)]
+mod assumptions;
 pub mod check;
 pub mod engine;
 pub mod error;

@@ -115,7 +115,7 @@ impl<'de> DeserializeSeed<'de> for Node<'_> {
 }
 
 /// The key serde_json (and so the engine) reads as a number written out in full.
-pub(super) const NUMBER_KEY: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_KEY: &str = "$serde_json::private::Number";
 
 /// Scalars are written as they read; an array or object as the need says. An element of a set
 /// is cut only when it is an object with a string `address` (an object without one refuses the

@@ -49,6 +49,8 @@ use regorus::unstable::{Module, Ref};
 use super::shape::Shape;
 
 use analysis::Analysis;
+#[cfg(test)]
+pub(crate) use cut::NUMBER_KEY;
 pub(crate) use cut::cut;
 
 /// One step of a path under `input`: a key written in a policy, or any key or element.
