@@ -8,9 +8,9 @@
 //! ([`super::check`]: unsafe variables, undefined functions, arity, literal type errors, as OPA's
 //! compiler reports them) and the engine prepares its schedule — all before any rule is
 //! evaluated. What OPA's compiler evaluates before a `not` is moved before it in the text the
-//! engine evaluates ([`super::negation`]); the checks read the text as written, and every error
-//! of the engine is mapped back to it. Only then are the requested rules evaluated, each group against its own input,
-//! under one time limit for the whole run.
+//! engine evaluates (the crate's private `negation` module); the checks read the text as written,
+//! and every error of the engine is mapped back to it. Only then are the requested rules
+//! evaluated, each group against its own input, under one time limit for the whole run.
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};

@@ -263,7 +263,7 @@ impl Reader<'_> {
 }
 
 /// The head of a reference chain and its static keys from the head on, up to the first key
-/// computed at run time (`input.a[x].b` → (`input`, [`a`])).
+/// computed at run time (`input.a[x].b` → `input` and `["a"]`).
 fn static_prefix(expr: &Expr) -> (&Expr, Vec<String>) {
     match expr {
         Expr::RefDot { refr, field, .. } => {
