@@ -3,9 +3,9 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use regorus::unstable::{AssignOp, Expr, Literal, Module, Query, Ref, Rule, RuleHead};
+use regorus::unstable::{AssignOp, Expr, Module, Query, Ref, Rule, RuleHead};
 
-use super::syntax::{Access, binders, flatten, package_path, string_literal, var_name};
+use super::syntax::{Access, Statement, binders, flatten, package_path, string_literal, var_name};
 use super::{MAX_DEPTH, Need, Path, Step};
 use crate::check::{head_ref, imports_of, ref_path};
 use crate::shape::Shape;
@@ -31,10 +31,13 @@ impl Flow {
         before != (self.at.len(), self.elements.len(), self.foreign)
     }
 
-    fn at(paths: impl IntoIterator<Item = Path>) -> Flow {
+    /// What the keys of a collection this holds may be (a set's keys are its elements), or its
+    /// elements as a variable binds them.
+    fn members(&self) -> Flow {
         Flow {
-            at: paths.into_iter().collect(),
-            ..Flow::default()
+            at: self.elements.clone(),
+            elements: BTreeSet::new(),
+            foreign: self.foreign,
         }
     }
 
@@ -359,15 +362,8 @@ impl Analysis {
                                 .get(&(path.clone(), i))
                                 .cloned()
                                 .unwrap_or_default();
-                            match var_name(arg) {
-                                Some(name) => self.grow_var(at, name, &flow),
-                                // A pattern or a literal compares the argument.
-                                None => {
-                                    self.consume(&flow);
-                                    let pattern = self.value(at, arg);
-                                    self.consume(&pattern);
-                                }
-                            }
+                            // A pattern or a literal compares the argument.
+                            self.bind(at, arg, &flow);
                         }
                         values.extend(assign.as_ref().map(|a| a.value.as_ref()));
                         for v in values {
@@ -410,8 +406,8 @@ impl Analysis {
                     self.gave_up = true;
                 }
             }
-            match &stmt.literal {
-                Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => {
+            match Statement::of(&stmt.literal) {
+                Statement::Test(expr) => {
                     let flow = self.statement(at, expr);
                     // Tested for being defined and not false: kept with its kind, which is
                     // what touching does.
@@ -419,55 +415,38 @@ impl Analysis {
                         self.touch(path);
                     }
                 }
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    let collection = self.value(at, collection);
+                Statement::SomeIn(some) => {
+                    let collection = self.value(at, some.collection);
                     let items = self.iterate(&collection);
-                    match var_name(value) {
-                        Some(name) => self.grow_var(at, name, &items),
-                        None => {
-                            self.consume(&items);
-                            let pattern = self.value(at, value);
-                            self.consume(&pattern);
-                        }
-                    }
-                    if let Some(key) = key {
+                    self.bind(at, some.value, &items);
+                    if let Some(key) = some.key {
                         // A set's keys are its elements; an array's or object's are indexes
                         // and keys, all kept under `Any`.
-                        let mut keys = Flow::at(collection.elements.iter().cloned());
-                        keys.foreign = collection.foreign;
-                        match var_name(key) {
-                            Some(name) => self.grow_var(at, name, &keys),
-                            None => {
-                                self.consume(&keys);
-                                let pattern = self.value(at, key);
-                                self.consume(&pattern);
-                            }
-                        }
+                        self.bind(at, key, &collection.members());
                     }
                 }
-                Literal::SomeVars { .. } => {}
-                Literal::Every {
-                    key,
-                    value,
-                    domain,
-                    query,
-                    ..
-                } => {
-                    let domain = self.value(at, domain);
+                Statement::Declare => {}
+                Statement::Every(every) => {
+                    let domain = self.value(at, every.domain);
                     let items = self.iterate(&domain);
-                    self.grow_var(at, value.text(), &items);
-                    if let Some(key) = key {
-                        let mut keys = Flow::at(domain.elements.iter().cloned());
-                        keys.foreign = domain.foreign;
-                        self.grow_var(at, key.text(), &keys);
+                    self.grow_var(at, every.value.text(), &items);
+                    if let Some(key) = every.key {
+                        self.grow_var(at, key.text(), &domain.members());
                     }
-                    self.query(at, query);
+                    self.query(at, every.query);
                 }
+            }
+        }
+    }
+
+    /// `flow` bound to `target`: a variable takes it; a pattern or a literal compares it whole.
+    fn bind(&mut self, at: Place, target: &Expr, flow: &Flow) {
+        match var_name(target) {
+            Some(name) => self.grow_var(at, name, flow),
+            None => {
+                self.consume(flow);
+                let pattern = self.value(at, target);
+                self.consume(&pattern);
             }
         }
     }
@@ -612,8 +591,7 @@ impl Analysis {
                 let collection = self.value(at, collection);
                 let items = self.iterate(&collection);
                 self.consume(&items);
-                let keys = Flow::at(collection.elements.iter().cloned());
-                self.consume(&keys);
+                self.consume(&collection.members());
                 for e in key.iter().chain([value]) {
                     let flow = self.value(at, e);
                     self.consume(&flow);
@@ -659,14 +637,7 @@ impl Analysis {
             for (i, p) in params.iter().enumerate() {
                 if i == arity {
                     // v0's output argument, `f(x, out)`: bound to the function's value.
-                    match var_name(p) {
-                        Some(name) => self.grow_var(at, name, &returned),
-                        None => {
-                            self.consume(&returned);
-                            let flow = self.value(at, p);
-                            self.consume(&flow);
-                        }
-                    }
+                    self.bind(at, p, &returned);
                     continue;
                 }
                 let flow = self.value(at, p);
@@ -852,9 +823,7 @@ impl Analysis {
                                 self.grow_whole(path);
                             }
                         }
-                        let mut elements = Flow::at(flow.elements.iter().cloned());
-                        elements.foreign = flow.foreign;
-                        self.grow_var(at, name, &elements);
+                        self.grow_var(at, name, &flow.members());
                         out.at.extend(flow.elements.iter().cloned());
                     }
                     None => {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use regorus::unstable::{Expr, Literal, Module, Query, Rule, RuleHead};
+use regorus::unstable::{Expr, Literal, Module, Query, Rule, RuleHead, Span};
 
 use crate::check::ref_path;
 
@@ -60,6 +60,64 @@ pub(super) fn string_literal(expr: &Expr) -> Option<String> {
     }
 }
 
+/// A query's statement with its parts named, one walk for the analysis and for [`binders`].
+pub(super) enum Statement<'q> {
+    /// An expression tested (or, under `not`, its negation), or an assignment.
+    Test(&'q Expr),
+    /// `some key, value in collection`.
+    SomeIn(SomeIn<'q>),
+    /// `some x, y`: declares, binds nothing.
+    Declare,
+    /// `every key, value in domain { query }`.
+    Every(Every<'q>),
+}
+
+/// `some key, value in collection`.
+pub(super) struct SomeIn<'q> {
+    pub(super) key: Option<&'q Expr>,
+    pub(super) value: &'q Expr,
+    pub(super) collection: &'q Expr,
+}
+
+/// `every key, value in domain { query }`.
+pub(super) struct Every<'q> {
+    pub(super) key: Option<&'q Span>,
+    pub(super) value: &'q Span,
+    pub(super) domain: &'q Expr,
+    pub(super) query: &'q Query,
+}
+
+impl<'q> Statement<'q> {
+    pub(super) fn of(literal: &'q Literal) -> Statement<'q> {
+        match literal {
+            Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => Statement::Test(expr),
+            Literal::SomeIn {
+                key,
+                value,
+                collection,
+                ..
+            } => Statement::SomeIn(SomeIn {
+                key: key.as_deref(),
+                value,
+                collection,
+            }),
+            Literal::SomeVars { .. } => Statement::Declare,
+            Literal::Every {
+                key,
+                value,
+                domain,
+                query,
+                ..
+            } => Statement::Every(Every {
+                key: key.as_ref(),
+                value,
+                domain,
+                query,
+            }),
+        }
+    }
+}
+
 /// How often each variable of `rule` appears where it may be bound: an index, a side of an
 /// assignment, a `some … in`, an argument. More than once means a later one may compare.
 pub(super) fn binders(rule: &Rule) -> HashMap<String, usize> {
@@ -89,39 +147,28 @@ pub(super) fn binders(rule: &Rule) -> HashMap<String, usize> {
     }
     fn q(query: &Query, counts: &mut HashMap<String, usize>) {
         for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::Expr { expr: e, .. } | Literal::NotExpr { expr: e, .. } => expr(e, counts),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value]) {
+            for w in &stmt.with_mods {
+                expr(&w.r#as, counts);
+            }
+            match Statement::of(&stmt.literal) {
+                Statement::Test(e) => expr(e, counts),
+                Statement::SomeIn(some) => {
+                    for e in some.key.into_iter().chain([some.value]) {
                         if let Some(name) = var_name(e) {
                             *counts.entry(name.to_string()).or_default() += 1;
                         }
                         expr(e, counts);
                     }
-                    expr(collection, counts);
+                    expr(some.collection, counts);
                 }
-                Literal::SomeVars { .. } => {}
-                Literal::Every {
-                    key,
-                    value,
-                    domain,
-                    query,
-                    ..
-                } => {
-                    for span in key.iter().chain([value]) {
+                Statement::Declare => {}
+                Statement::Every(every) => {
+                    for span in every.key.into_iter().chain([every.value]) {
                         *counts.entry(span.text().to_string()).or_default() += 1;
                     }
-                    expr(domain, counts);
-                    q(query, counts);
+                    expr(every.domain, counts);
+                    q(every.query, counts);
                 }
-            }
-            for w in &stmt.with_mods {
-                expr(&w.r#as, counts);
             }
         }
     }
