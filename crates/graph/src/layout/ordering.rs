@@ -46,11 +46,13 @@ pub(super) struct Order {
 }
 
 impl Order {
-    fn count(&self) -> usize {
+    /// Number of layers.
+    pub(super) fn count(&self) -> usize {
         self.start.len() - 1
     }
 
-    fn layer(&self, l: usize) -> &[u32] {
+    /// The nodes of layer `l`, left to right.
+    pub(super) fn layer(&self, l: usize) -> &[u32] {
         &self.nodes[self.start[l]..self.start[l + 1]]
     }
 
@@ -58,8 +60,47 @@ impl Order {
         &mut self.nodes[self.start[l]..self.start[l + 1]]
     }
 
-    pub(super) fn layers(&self) -> impl DoubleEndedIterator<Item = &[u32]> {
+    /// Every layer, top down.
+    pub(super) fn layers(&self) -> impl Iterator<Item = &[u32]> {
         (0..self.count()).map(|l| self.layer(l))
+    }
+}
+
+/// Which way a pass over the layers goes. Each layer it visits is fitted to the layer visited
+/// just before it, so a pass carries what it changes all the way through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sweep {
+    /// Top down: every layer but the first, each fitted to the layer above.
+    Down,
+    /// Bottom up: every layer but the last, each fitted to the layer below.
+    Up,
+}
+
+impl Sweep {
+    /// Passes alternate, starting downward: pass 0 goes down, pass 1 up, and so on.
+    pub(super) fn alternating(pass: usize) -> Self {
+        if pass.is_multiple_of(2) {
+            Sweep::Down
+        } else {
+            Sweep::Up
+        }
+    }
+
+    /// The layers this pass visits among `count`, in order, each with the layer it is fitted to.
+    pub(super) fn layers(self, count: usize) -> impl Iterator<Item = (usize, usize)> {
+        let n = count.saturating_sub(1);
+        (0..n).map(move |i| match self {
+            Sweep::Down => (i + 1, i),
+            Sweep::Up => (n - 1 - i, n - i),
+        })
+    }
+
+    /// Each node's neighbours in the layer it is fitted to.
+    pub(super) fn neighbours(self, g: &Layered) -> &Csr {
+        match self {
+            Sweep::Down => &g.up,
+            Sweep::Up => &g.down,
+        }
     }
 }
 
@@ -99,17 +140,11 @@ pub(super) fn order_layers(g: &Layered, sweeps: usize, s: &mut Scratch) -> (Orde
         if best == 0 {
             break;
         }
+        let pass = Sweep::alternating(sweep);
         let mut moved = false;
-        if sweep % 2 == 0 {
-            for l in 1..order.count() {
-                let above = order.layer(l - 1).len();
-                moved |= reorder(order.layer_mut(l), &g.up, above, s);
-            }
-        } else {
-            for l in (0..order.count() - 1).rev() {
-                let below = order.layer(l + 1).len();
-                moved |= reorder(order.layer_mut(l), &g.down, below, s);
-            }
+        for (l, fitted_to) in pass.layers(order.count()) {
+            let adjacent_len = order.layer(fitted_to).len();
+            moved |= reorder(order.layer_mut(l), pass.neighbours(g), adjacent_len, s);
         }
         // A sweep that moves nothing after one the other way has reached a fixed point of
         // both directions: every further sweep would move nothing either.
@@ -233,15 +268,11 @@ fn transpose(g: &Layered, order: &mut Order, s: &mut Scratch) -> u64 {
             for i in 0..layer.len() - 1 {
                 let (v, w) = (layer[i], layer[i + 1]);
                 let np = &s.neighbour_pos;
-                let (a, b) = (s.spans[i], s.spans[i + 1]);
-                let (up_v, down_v) = (
-                    &np[a.0 as usize..a.1 as usize],
-                    &np[a.1 as usize..a.2 as usize],
-                );
-                let (up_w, down_w) = (
-                    &np[b.0 as usize..b.1 as usize],
-                    &np[b.1 as usize..b.2 as usize],
-                );
+                let sides = |(above, below, end): (u32, u32, u32)| {
+                    let [above, below, end] = [above, below, end].map(|i| i as usize);
+                    (&np[above..below], &np[below..end])
+                };
+                let ((up_v, down_v), (up_w, down_w)) = (sides(s.spans[i]), sides(s.spans[i + 1]));
                 let now = pair_crossings(up_v, up_w) + pair_crossings(down_v, down_w);
                 let swapped = pair_crossings(up_w, up_v) + pair_crossings(down_w, down_v);
                 if swapped < now {

@@ -2,7 +2,7 @@
 //! neighbours in the adjacent layer as the gaps allow (isotonic regression), never reordered.
 
 use super::layering::{Csr, Layered};
-use super::ordering::Order;
+use super::ordering::{Order, Sweep};
 
 /// Horizontal space between two nodes.
 const NODE_GAP: f64 = 24.0;
@@ -64,15 +64,9 @@ pub(super) fn assign_x(g: &Layered, order: &Order, pools: &mut Vec<Pool>) -> Vec
     // One-sided passes carry an alignment through every layer in one go (looking both ways
     // would only diffuse it a layer per pass). Ending downward keeps dependents under their
     // dependencies; more passes measured no shorter edges.
-    for pass in 0..3 {
-        if pass % 2 == 0 {
-            for layer in order.layers().skip(1) {
-                place_layer(g, layer, &[&g.up], &mut x, pools);
-            }
-        } else {
-            for layer in order.layers().rev().skip(1) {
-                place_layer(g, layer, &[&g.down], &mut x, pools);
-            }
+    for pass in (0..3).map(Sweep::alternating) {
+        for (l, _) in pass.layers(order.count()) {
+            place_layer(g, order.layer(l), &[pass.neighbours(g)], &mut x, pools);
         }
     }
     for layer in order.layers() {
