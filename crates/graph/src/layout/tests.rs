@@ -9,6 +9,16 @@ fn run(sizes: &[(f32, f32)], edges: &[(u32, u32)], groups: &[u32]) -> Layout {
     })
 }
 
+/// Like [`run`] for `n` boxes drawn in a module tree.
+fn run_in(modules: &[Module], n: usize, edges: &[(u32, u32)], groups: &[u32]) -> Layout {
+    layout(&LayoutInput {
+        sizes: &boxes(n),
+        edges,
+        groups,
+        modules,
+    })
+}
+
 fn boxes(n: usize) -> Vec<(f32, f32)> {
     vec![(120.0, 40.0); n]
 }
@@ -35,6 +45,19 @@ fn assert_in_bounds(l: &Layout) {
     for r in &l.nodes {
         assert!(r.x >= -1e-3 && r.y >= -1e-3, "{r:?} starts before 0,0");
         assert!(r.x + r.w <= l.width + 1e-3 && r.y + r.h <= l.height + 1e-3);
+    }
+}
+
+/// Each edge starts at the bottom-centre of its dependency's box and ends at the top-centre of
+/// its dependent's.
+fn assert_edges_run_from_dependency_to_dependent(l: &Layout, edges: &[(u32, u32)]) {
+    for (line, &(u, v)) in l.edges.iter().zip(edges) {
+        let (from, to) = (l.nodes[u as usize], l.nodes[v as usize]);
+        assert_eq!(
+            line.first(),
+            Some(&(from.x + from.w / 2.0, from.y + from.h))
+        );
+        assert_eq!(line.last(), Some(&(to.x + to.w / 2.0, to.y)));
     }
 }
 
@@ -74,14 +97,7 @@ fn a_reversed_edge_still_runs_from_dependency_to_dependent() {
     // d→a closes the cycle and spans three layers once reversed: it must climb from d.
     let edges = [(0, 1), (1, 0), (1, 2), (2, 3), (3, 0)];
     let l = run(&boxes(4), &edges, &[0; 4]);
-    for (line, &(u, v)) in l.edges.iter().zip(&edges) {
-        let (from, to) = (l.nodes[u as usize], l.nodes[v as usize]);
-        assert_eq!(
-            line.first(),
-            Some(&(from.x + from.w / 2.0, from.y + from.h))
-        );
-        assert_eq!(line.last(), Some(&(to.x + to.w / 2.0, to.y)));
-    }
+    assert_edges_run_from_dependency_to_dependent(&l, &edges);
     let climb = &l.edges[4];
     assert!(climb.len() >= 4, "{climb:?}");
     let bends = &climb[1..climb.len() - 1];
@@ -251,26 +267,14 @@ fn nested(n: u32) -> (Vec<(u32, u32)>, Vec<u32>, Vec<Module>) {
 #[test]
 fn modules_are_boxes_holding_exactly_their_members() {
     let (edges, groups, modules) = nested(200);
-    let l = layout(&LayoutInput {
-        sizes: &boxes(200),
-        edges: &edges,
-        groups: &groups,
-        modules: &modules,
-    });
+    let l = run_in(&modules, 200, &edges, &groups);
     assert_true_to_the_tree(&l, &groups, &modules);
     assert_no_overlap(&l);
     assert_in_bounds(&l);
     // The root module has no box; every other module has members, so a box.
     assert!(l.modules[0].is_none());
     assert!(l.modules[1..].iter().all(Option::is_some));
-    for (line, &(u, v)) in l.edges.iter().zip(&edges) {
-        let (from, to) = (l.nodes[u as usize], l.nodes[v as usize]);
-        assert_eq!(
-            line.first(),
-            Some(&(from.x + from.w / 2.0, from.y + from.h))
-        );
-        assert_eq!(line.last(), Some(&(to.x + to.w / 2.0, to.y)));
-    }
+    assert_edges_run_from_dependency_to_dependent(&l, &edges);
 }
 
 #[test]
@@ -295,12 +299,7 @@ fn a_cycle_across_modules_and_one_module_per_node_stay_true_to_the_tree() {
         (6, 4),
         (0, 5),
     ];
-    let l = layout(&LayoutInput {
-        sizes: &boxes(7),
-        edges: &edges,
-        groups: &groups,
-        modules: &modules,
-    });
+    let l = run_in(&modules, 7, &edges, &groups);
     assert_true_to_the_tree(&l, &groups, &modules);
     assert_no_overlap(&l);
     assert!(l.edges.iter().all(|e| e.len() >= 2));
@@ -319,12 +318,7 @@ fn an_edge_enters_a_box_through_its_top_and_leaves_through_its_bottom() {
     ];
     let groups = [0, 1, 1, 0];
     let edges = [(0, 2), (1, 2), (2, 3)];
-    let l = layout(&LayoutInput {
-        sizes: &boxes(4),
-        edges: &edges,
-        groups: &groups,
-        modules: &modules,
-    });
+    let l = run_in(&modules, 4, &edges, &groups);
     assert_true_to_the_tree(&l, &groups, &modules);
     let b = l.modules[1].expect("module 1 has a box");
     let into = &l.edges[0];
@@ -364,12 +358,7 @@ fn a_broken_module_tree_is_drawn_without_panicking() {
         },
     ];
     let groups = [0, 1, 2, 3, 7];
-    let l = layout(&LayoutInput {
-        sizes: &boxes(5),
-        edges: &[(0, 1), (1, 2), (2, 3), (3, 4)],
-        groups: &groups,
-        modules: &modules,
-    });
+    let l = run_in(&modules, 5, &[(0, 1), (1, 2), (2, 3), (3, 4)], &groups);
     assert_no_overlap(&l);
     assert_in_bounds(&l);
     assert!(l.modules[1].is_none() && l.modules[2].is_none());
