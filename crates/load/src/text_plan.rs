@@ -41,12 +41,16 @@
 //! Terraform 0.12 and later and OpenTofu wording are read, and Terraform 0.11 resource lines
 //! (`-/+ ADDRESS (new resource required)`: their action, not their values).
 
+use std::collections::{BTreeMap, HashMap};
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::LoadError;
+use super::converted::{Change, ConvertedPlan, Importing, Keys, Mirrored, ResourceChange};
+use super::decode::{CiCleaning, clean_ci_line};
 use super::error::NotAPlan;
-use planlens_model::address::Address;
+use planlens_model::address::{Address, InstanceKey};
 use planlens_model::source::{TextPlanFacts, TextSummary};
 use planlens_model::{Action, ReplaceOrder};
 
@@ -97,7 +101,7 @@ pub fn converted_facts(plan: &planlens_model::Plan) -> Option<TextPlanFacts> {
 /// `Plan:` line, `No changes.`, Terraform's headings. Reads lines until it finds one.
 pub fn looks_like_text_plan(text: &str) -> bool {
     text.lines().any(|raw| {
-        let line = clean_line(raw, &mut Cleaning::default());
+        let line = clean_line(raw, &mut CiCleaning::default());
         let Some(line) = line else { return false };
         let (_, sigil, rest) = split_sigil(&line);
         (sigil == Sigil::None && rest.strip_prefix("# ").is_some_and(|c| header(c).is_some()))
@@ -112,7 +116,7 @@ pub fn looks_like_text_plan(text: &str) -> bool {
 /// Asked only after [`looks_like_text_plan`] said no, so a plan text that goes on into an apply's
 /// lines is not refused here.
 pub fn other_text(text: &str) -> Option<NotAPlan> {
-    let mut cleaning = Cleaning::default();
+    let mut cleaning = CiCleaning::default();
     let mut lines = text
         .lines()
         .filter_map(move |raw| clean_line(raw, &mut cleaning))
@@ -185,7 +189,7 @@ const STRONG_MARKERS: [&str; 7] = [
 /// skipped and counted. A text with none of a plan's parts (no resource header, no output change,
 /// no `Plan:` line, no `No changes.`, no error) is refused with a message.
 pub fn read(text: &str) -> Result<TextPlan, LoadError> {
-    let mut cleaning = Cleaning::default();
+    let mut cleaning = CiCleaning::default();
     let lines: Vec<String> = text
         .lines()
         .filter_map(|l| clean_line(l, &mut cleaning))
@@ -196,7 +200,7 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         facts: TextPlanFacts::default(),
         changes: Vec::new(),
         drift: Vec::new(),
-        outputs: Map::new(),
+        outputs: BTreeMap::new(),
         closed: false,
         failed: false,
         depth: 0,
@@ -232,27 +236,27 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         });
     }
     facts.cut |= !closed && !failed;
-    let entries = |list: &[(TextChange, Value)]| list.iter().map(|(_, v)| v.clone()).collect();
-    let mut resource_changes: Vec<Value> = entries(&changes);
-    let resource_drift: Vec<Value> = entries(&drift);
+    let (changes, mut resource_changes): (Vec<_>, Vec<_>) = changes.into_iter().unzip();
+    let (drift, resource_drift): (Vec<_>, Vec<_>) = drift.into_iter().unzip();
     // A plan's resource_changes are sorted by address; the text's order is Terraform's too, but a
     // log may repeat a plan: the later copy of an address wins.
     dedupe(&mut resource_changes);
-    let plan = json!({
-        "format_version": "1.2",
-        "resource_changes": resource_changes,
-        "resource_drift": resource_drift,
-        "output_changes": outputs,
-        "errored": failed || !facts.errors.is_empty(),
+    let plan_json = ConvertedPlan {
+        resource_changes: Some(resource_changes),
+        resource_drift: Some(resource_drift),
+        output_changes: Some(outputs),
+        errored: Some(failed || !facts.errors.is_empty()),
         // A share link carries this text stripped as a plan is; the facts make it open as a
         // text plan again, never as a plan whose values look complete.
-        "planlens_text_plan": serde_json::to_value(&facts).unwrap_or_default(),
-    });
+        planlens_text_plan: Some(&facts),
+        ..ConvertedPlan::new()
+    }
+    .text(Keys::Sorted);
     Ok(TextPlan {
-        plan_json: plan.to_string(),
+        plan_json,
         facts,
-        changes: changes.into_iter().map(|(c, _)| c).collect(),
-        drift: drift.into_iter().map(|(c, _)| c).collect(),
+        changes,
+        drift,
     })
 }
 
@@ -330,15 +334,11 @@ pub fn warnings(facts: &TextPlanFacts, ours: &planlens_model::summary::Summary) 
 }
 
 /// Keeps the last entry of each address, in the place of the first.
-fn dedupe(list: &mut Vec<Value>) {
-    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut out: Vec<Value> = Vec::with_capacity(list.len());
+fn dedupe(list: &mut Vec<ResourceChange>) {
+    let mut at: HashMap<(String, Option<String>), usize> = HashMap::new();
+    let mut out: Vec<ResourceChange> = Vec::with_capacity(list.len());
     for v in list.drain(..) {
-        let key = format!(
-            "{}\u{0}{}",
-            v["address"].as_str().unwrap_or_default(),
-            v["deposed"].as_str().unwrap_or_default()
-        );
+        let key = (v.address.clone(), v.deposed.clone());
         match at.get(&key) {
             Some(&i) => out[i] = v,
             None => {
@@ -353,68 +353,12 @@ fn dedupe(list: &mut Vec<Value>) {
 // ---------------------------------------------------------------------------------------------
 // Cleaning lines
 
-/// What [`clean_line`] removed, for the notes.
-#[derive(Default)]
-struct Cleaning {
-    ansi: bool,
-    timestamps: bool,
-    markers: bool,
-    markdown: bool,
-}
-
-impl Cleaning {
-    fn notes(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.ansi {
-            out.push("colour codes".to_string());
-        }
-        if self.timestamps {
-            out.push("log timestamps".to_string());
-        }
-        if self.markers {
-            out.push("CI log markers".to_string());
-        }
-        if self.markdown {
-            out.push("Markdown and HTML of a PR comment".to_string());
-        }
-        out
-    }
-}
-
-/// One line without colour codes and log prefixes; `None` for a line that is only a CI marker
-/// or Markdown/HTML around the plan.
-fn clean_line(raw: &str, c: &mut Cleaning) -> Option<String> {
-    let mut line = raw.trim_end_matches(['\r', '\n']).to_string();
-    if line.contains('\u{1b}') || line.contains("[0m") {
-        let stripped = strip_ansi(&line);
-        if stripped != line {
-            c.ansi = true;
-            line = stripped;
-        }
-    }
-    if let Some(rest) = strip_timestamp(&line) {
-        c.timestamps = true;
-        line = rest.to_string();
-    }
+/// One line of a plan text as the reader reads it: cleaned of what a CI log or PR comment adds
+/// ([`crate::decode::clean_ci_line`]), without Terraform's box around diagnostics (only its `Error:`
+/// lines are kept) and with Atlantis's `!` read as `~`; `None` for a line that is not read.
+fn clean_line(raw: &str, c: &mut CiCleaning) -> Option<String> {
+    let mut line = clean_ci_line(raw, c)?;
     let trimmed = line.trim();
-    if trimmed.starts_with("##[")
-        || trimmed.starts_with("[command]")
-        || is_workflow_command(trimmed)
-    {
-        c.markers = true;
-        return None;
-    }
-    if trimmed.starts_with("```")
-        || trimmed.starts_with("<details")
-        || trimmed.starts_with("</details")
-        || trimmed.starts_with("<summary")
-        || trimmed.starts_with("</summary")
-        || trimmed == "<br>"
-        || trimmed == "<br/>"
-    {
-        c.markdown = true;
-        return None;
-    }
     // Terraform's box around diagnostics.
     if trimmed == "╷" || trimmed == "╵" {
         return None;
@@ -434,150 +378,6 @@ fn clean_line(raw: &str, c: &mut Cleaning) -> Option<String> {
         line = format!("~ {rest}");
     }
     Some(line)
-}
-
-/// `::name::message` or `::name key=value::message` (GitHub Actions workflow commands).
-fn is_workflow_command(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix("::") else {
-        return false;
-    };
-    let Some(end) = rest.find("::") else {
-        return false;
-    };
-    let name = rest[..end].split(' ').next().unwrap_or("");
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// Removes ANSI escape sequences (CSI `ESC [ … letter`, OSC `ESC ] … BEL`), and SGR codes whose
-/// `ESC` a copy lost (`[32m`, `[0m`).
-fn strip_ansi(line: &str) -> String {
-    let chars: Vec<char> = line.chars().collect();
-    let mut out = String::with_capacity(line.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let ch = chars[i];
-        if ch == '\u{1b}' {
-            match chars.get(i + 1) {
-                Some('[') => {
-                    let mut j = i + 2;
-                    while j < chars.len() && !('\u{40}'..='\u{7e}').contains(&chars[j]) {
-                        j += 1;
-                    }
-                    i = j + 1;
-                }
-                Some(']') => {
-                    let mut j = i + 2;
-                    while j < chars.len() && chars[j] != '\u{7}' && chars[j] != '\u{1b}' {
-                        j += 1;
-                    }
-                    // ESC \ ends it too.
-                    i = if chars.get(j) == Some(&'\u{1b}') {
-                        j + 2
-                    } else {
-                        j + 1
-                    };
-                }
-                Some(_) => i += 2,
-                None => i += 1,
-            }
-            continue;
-        }
-        if ch == '[' {
-            // A lost-ESC SGR: `[` digits and `;`, then `m`, short.
-            let mut j = i + 1;
-            while j < chars.len() && j - i <= 12 && (chars[j].is_ascii_digit() || chars[j] == ';') {
-                j += 1;
-            }
-            if j > i + 1 && chars.get(j) == Some(&'m') {
-                i = j + 1;
-                continue;
-            }
-        }
-        out.push(ch);
-        i += 1;
-    }
-    out
-}
-
-/// The line after a log timestamp (`2024-05-01T10:00:00.1234567Z `, `[2024-05-01 10:00:00] `,
-/// GitLab's `2024-05-01T10:00:00.123456Z 00O `, Jenkins' `[10:00:00] `), or `None` without one.
-fn strip_timestamp(line: &str) -> Option<&str> {
-    let b = line.as_bytes();
-    let digits = |from: usize, n: usize| {
-        b.len() >= from + n && b[from..from + n].iter().all(u8::is_ascii_digit)
-    };
-    let mut i = usize::from(b.first() == Some(&b'['));
-    let bracket = i == 1;
-    let mut dated = false;
-    if digits(i, 4)
-        && b.get(i + 4) == Some(&b'-')
-        && digits(i + 5, 2)
-        && b.get(i + 7) == Some(&b'-')
-    {
-        if !digits(i + 8, 2) {
-            return None;
-        }
-        i += 10;
-        dated = true;
-        if matches!(b.get(i), Some(b'T') | Some(b' ')) {
-            i += 1;
-        } else {
-            return None;
-        }
-    }
-    // HH:MM:SS
-    if !(digits(i, 2)
-        && b.get(i + 2) == Some(&b':')
-        && digits(i + 3, 2)
-        && b.get(i + 5) == Some(&b':')
-        && digits(i + 6, 2))
-    {
-        return None;
-    }
-    i += 8;
-    if matches!(b.get(i), Some(b'.') | Some(b',')) {
-        i += 1;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-    }
-    if b.get(i) == Some(&b'Z') {
-        i += 1;
-    } else if matches!(b.get(i), Some(b'+') | Some(b'-')) && digits(i + 1, 2) {
-        i += 3;
-        if b.get(i) == Some(&b':') {
-            i += 1;
-        }
-        if digits(i, 2) {
-            i += 2;
-        }
-    }
-    if bracket {
-        if b.get(i) != Some(&b']') {
-            return None;
-        }
-        i += 1;
-    }
-    // A bare time needs the bracket or a date to be taken for a timestamp.
-    if !dated && !bracket {
-        return None;
-    }
-    let mut rest = &line[i..];
-    // GitLab's stream marker: `00O `, `01E+`.
-    let r = rest.trim_start_matches(' ').as_bytes();
-    if r.len() >= 3
-        && r[0].is_ascii_digit()
-        && r[1].is_ascii_digit()
-        && (r[2] == b'O' || r[2] == b'E')
-        && matches!(r.get(3), None | Some(b' ') | Some(b'+'))
-    {
-        let skip = rest.len() - r.len() + 3 + usize::from(r.get(3) == Some(&b'+'));
-        rest = &rest[skip..];
-    }
-    Some(rest.strip_prefix(' ').unwrap_or(rest))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,6 +426,8 @@ fn split_sigil(line: &str) -> (usize, Sigil, &str) {
 #[derive(Debug, Clone, PartialEq)]
 struct Header {
     address: String,
+    /// The address, parsed.
+    parsed: Address,
     action: Action,
     drift: bool,
     reason: Option<&'static str>,
@@ -660,6 +462,7 @@ fn header_0_11(sigil: Sigil, rest: &str) -> Option<Header> {
     }
     Some(Header {
         address: address.to_string(),
+        parsed,
         action,
         drift: false,
         reason: if notes.contains("tainted)") {
@@ -679,15 +482,8 @@ fn header_0_11(sigil: Sigil, rest: &str) -> Option<Header> {
 /// Reads a resource header comment (without `# `).
 fn header(comment: &str) -> Option<Header> {
     let comment = comment.trim_end();
-    let mut h = Header {
-        address: String::new(),
-        action: Action::NoOp,
-        drift: false,
-        reason: None,
-        previous: None,
-        importing: false,
-        deposed: None,
-    };
+    let (mut action, mut reason, mut drift, mut importing) = (Action::NoOp, None, false, false);
+    let (mut previous, mut deposed) = (None, None);
     let suffixes: [(&str, Action, Option<&'static str>, bool); 14] = [
         (" will be created", Action::Create, None, false),
         (" will be read during apply", Action::Read, None, false),
@@ -736,23 +532,23 @@ fn header(comment: &str) -> Option<Header> {
         ),
     ];
     let mut address = None;
-    for (suffix, action, reason, drift) in suffixes {
+    for (suffix, its_action, its_reason, is_drift) in suffixes {
         if let Some(a) = comment.strip_suffix(suffix) {
             address = Some(a);
-            h.action = action;
-            h.reason = reason;
-            h.drift = drift;
-            h.importing = suffix == " will be imported";
+            action = its_action;
+            reason = its_reason;
+            drift = is_drift;
+            importing = suffix == " will be imported";
             break;
         }
     }
     if address.is_none() {
         if let Some((a, _)) = comment.split_once(" will no longer be managed by ") {
             address = Some(a);
-            h.action = Action::Forget;
+            action = Action::Forget;
         } else if let Some((from, to)) = comment.split_once(" has moved to ") {
             Address::parse(from).ok()?;
-            h.previous = Some(from.to_string());
+            previous = Some(from.to_string());
             address = Some(to);
         }
     }
@@ -760,12 +556,19 @@ fn header(comment: &str) -> Option<Header> {
     if let Some(open) = address.rfind(" (deposed object ")
         && address.ends_with(')')
     {
-        h.deposed = Some(address[open + " (deposed object ".len()..address.len() - 1].to_string());
+        deposed = Some(address[open + " (deposed object ".len()..address.len() - 1].to_string());
         address = &address[..open];
     }
-    Address::parse(address).ok()?;
-    h.address = address.to_string();
-    Some(h)
+    Some(Header {
+        parsed: Address::parse(address).ok()?,
+        address: address.to_string(),
+        action,
+        drift,
+        reason,
+        previous,
+        importing,
+        deposed,
+    })
 }
 
 /// The counts of a `Plan: …` line.
@@ -917,17 +720,27 @@ struct Item {
 }
 
 impl Item {
-    fn hidden(n: usize, attributes_only: bool) -> Item {
+    /// An item with this symbol and value, and nothing else known yet.
+    fn of(sigil: Sigil, old: Val) -> Item {
         Item {
-            sigil: Sigil::None,
+            sigil,
             key: None,
             block: false,
             label: None,
-            old: Val::Opaque,
+            old,
             new: None,
             forces: false,
+            hidden: 0,
+            hides_attributes_only: false,
+        }
+    }
+
+    /// `# (N unchanged … hidden)`, or a line that could not be read (N = 1).
+    fn hidden(n: usize, attributes_only: bool) -> Item {
+        Item {
             hidden: n,
             hides_attributes_only: attributes_only,
+            ..Item::of(Sigil::None, Val::Opaque)
         }
     }
 
@@ -955,7 +768,7 @@ impl Item {
             && matches!(self.old, Val::Sensitive)
             && matches!(self.new, None | Some(Val::Sensitive));
         if sensitive_change {
-            p.value = Some(Value::String(match side {
+            p.tree.value = Some(Value::String(match side {
                 Side::Before => SENSITIVE_BEFORE.to_string(),
                 Side::After => SENSITIVE_AFTER.to_string(),
             }));
@@ -982,41 +795,30 @@ enum Side {
     After,
 }
 
-/// One side of a value: the JSON value (`None` when absent, as an unknown value is from
-/// `after`), and the unknown and sensitive mirrors (`None` when nothing is marked).
+/// One side of a value: the value with its mirrors ([`Mirrored`]; the value is `None` when
+/// absent, as an unknown value is from `after`), and whether all of it was shown.
 struct Projected {
-    value: Option<Value>,
-    unknown: Option<Value>,
-    sensitive: Option<Value>,
+    tree: Mirrored,
     /// False when a part of it was hidden or unreadable.
     complete: bool,
 }
 
 fn project(v: &Val, side: Side) -> Projected {
-    let done = |value| Projected {
-        value,
-        unknown: None,
-        sensitive: None,
+    let whole = |value, unknown, sensitive| Projected {
+        tree: Mirrored {
+            value,
+            unknown,
+            sensitive,
+        },
         complete: true,
     };
+    let unknown = || (side == Side::After).then_some(Value::Bool(true));
     match v {
-        Val::Lit(x) => done(Some(x.clone())),
-        Val::Unknown => Projected {
-            value: None,
-            unknown: (side == Side::After).then_some(Value::Bool(true)),
-            sensitive: None,
-            complete: true,
-        },
-        Val::Sensitive => Projected {
-            value: Some(Value::Null),
-            unknown: None,
-            sensitive: Some(Value::Bool(true)),
-            complete: true,
-        },
+        Val::Lit(x) => whole(Some(x.clone()), None, None),
+        Val::Unknown => whole(None, unknown(), None),
+        Val::Sensitive => whole(Some(Value::Null), None, Some(Value::Bool(true))),
         Val::Opaque => Projected {
-            value: None,
-            unknown: None,
-            sensitive: None,
+            tree: Mirrored::default(),
             complete: false,
         },
         Val::Heredoc(lines) => {
@@ -1029,42 +831,39 @@ fn project(v: &Val, side: Side) -> Projected {
                 })
                 .map(|(_, l)| l.as_str())
                 .collect();
-            done(Some(Value::String(text.join("\n"))))
+            whole(Some(Value::String(text.join("\n"))), None, None)
         }
         Val::Json(inner) => {
             let p = project(inner, side);
-            if p.sensitive.is_some() {
-                return Projected {
-                    value: Some(Value::Null),
-                    unknown: None,
-                    sensitive: Some(Value::Bool(true)),
-                    complete: p.complete,
+            let (value, unknown, sensitive) = if p.tree.sensitive.is_some() {
+                (Some(Value::Null), None, Some(Value::Bool(true)))
+            } else if p.tree.unknown.is_some() {
+                (None, unknown(), None)
+            } else {
+                return match p.tree.value {
+                    // The string is only what it was when nothing of it was hidden.
+                    Some(v) if p.complete => whole(Some(Value::String(v.to_string())), None, None),
+                    value => Projected {
+                        tree: Mirrored {
+                            value,
+                            ..Mirrored::default()
+                        },
+                        complete: false,
+                    },
                 };
-            }
-            if p.unknown.is_some() {
-                return Projected {
-                    value: None,
-                    unknown: (side == Side::After).then_some(Value::Bool(true)),
-                    sensitive: None,
-                    complete: p.complete,
-                };
-            }
-            match p.value {
-                // The string is only what it was when nothing of it was hidden.
-                Some(v) if p.complete => done(Some(Value::String(v.to_string()))),
-                other => Projected {
-                    value: other,
-                    unknown: None,
-                    sensitive: None,
-                    complete: false,
+            };
+            Projected {
+                tree: Mirrored {
+                    value,
+                    unknown,
+                    sensitive,
                 },
+                complete: p.complete,
             }
         }
         Val::List(items) => {
-            let mut values = Vec::new();
-            let mut unknown = Vec::new();
-            let mut sensitive = Vec::new();
             let mut complete = true;
+            let mut elements = Vec::new();
             for item in items {
                 if item.hidden > 0 {
                     complete = false;
@@ -1075,38 +874,28 @@ fn project(v: &Val, side: Side) -> Projected {
                 }
                 let p = item.project(side);
                 complete &= p.complete;
-                values.push(p.value.unwrap_or(Value::Null));
-                unknown.push(p.unknown.unwrap_or(Value::Bool(false)));
-                sensitive.push(p.sensitive.unwrap_or(Value::Bool(false)));
+                elements.push(p.tree);
             }
             Projected {
-                value: Some(Value::Array(values)),
-                unknown: unknown
-                    .iter()
-                    .any(|u| u != &Value::Bool(false))
-                    .then_some(Value::Array(unknown)),
-                sensitive: sensitive
-                    .iter()
-                    .any(|u| u != &Value::Bool(false))
-                    .then_some(Value::Array(sensitive)),
+                tree: Mirrored::list(elements),
                 complete,
             }
         }
         Val::Obj(items, hidden_contents) => {
             if *hidden_contents {
                 return Projected {
-                    value: Some(Value::Null),
-                    unknown: None,
-                    sensitive: Some(Value::Bool(true)),
+                    tree: Mirrored {
+                        value: Some(Value::Null),
+                        unknown: None,
+                        sensitive: Some(Value::Bool(true)),
+                    },
                     complete: false,
                 };
             }
-            let mut values = Map::new();
-            let mut unknown = Map::new();
-            let mut sensitive = Map::new();
+            let mut entries = Vec::new();
             let mut complete = true;
             // Blocks of one name are gathered into a list (or a map by label), in order.
-            let mut blocks: Vec<(String, Vec<Projected>, Vec<Option<String>>)> = Vec::new();
+            let mut blocks: Vec<(String, Vec<(Mirrored, Option<String>)>)> = Vec::new();
             for item in items {
                 if item.hidden > 0 {
                     complete = false;
@@ -1119,69 +908,29 @@ fn project(v: &Val, side: Side) -> Projected {
                 let p = item.project(side);
                 complete &= p.complete;
                 if item.block {
-                    match blocks.iter_mut().find(|(k, _, _)| k == key) {
-                        Some((_, list, labels)) => {
-                            list.push(p);
-                            labels.push(item.label.clone());
-                        }
-                        None => blocks.push((key.clone(), vec![p], vec![item.label.clone()])),
-                    }
-                    continue;
-                }
-                if let Some(v) = p.value {
-                    values.insert(key.clone(), v);
-                }
-                if let Some(u) = p.unknown {
-                    unknown.insert(key.clone(), u);
-                }
-                if let Some(s) = p.sensitive {
-                    sensitive.insert(key.clone(), s);
-                }
-            }
-            for (key, list, labels) in blocks {
-                if labels.iter().all(Option::is_some) {
-                    let mut by_label = Map::new();
-                    let mut u = Map::new();
-                    let mut s = Map::new();
-                    for (p, label) in list.into_iter().zip(labels) {
-                        let label = label.unwrap_or_default();
-                        by_label.insert(label.clone(), p.value.unwrap_or(Value::Null));
-                        if let Some(x) = p.unknown {
-                            u.insert(label.clone(), x);
-                        }
-                        if let Some(x) = p.sensitive {
-                            s.insert(label, x);
-                        }
-                    }
-                    values.insert(key.clone(), Value::Object(by_label));
-                    if !u.is_empty() {
-                        unknown.insert(key.clone(), Value::Object(u));
-                    }
-                    if !s.is_empty() {
-                        sensitive.insert(key, Value::Object(s));
+                    let block = (p.tree, item.label.clone());
+                    match blocks.iter_mut().find(|(k, _)| k == key) {
+                        Some((_, list)) => list.push(block),
+                        None => blocks.push((key.clone(), vec![block])),
                     }
                 } else {
-                    let mut vs = Vec::new();
-                    let mut us = Vec::new();
-                    let mut ss = Vec::new();
-                    for p in list {
-                        vs.push(p.value.unwrap_or(Value::Null));
-                        us.push(p.unknown.unwrap_or(Value::Bool(false)));
-                        ss.push(p.sensitive.unwrap_or(Value::Bool(false)));
-                    }
-                    values.insert(key.clone(), Value::Array(vs));
-                    if us.iter().any(|x| x != &Value::Bool(false)) {
-                        unknown.insert(key.clone(), Value::Array(us));
-                    }
-                    if ss.iter().any(|x| x != &Value::Bool(false)) {
-                        sensitive.insert(key, Value::Array(ss));
-                    }
+                    entries.push((key.clone(), p.tree));
                 }
             }
+            for (key, list) in blocks {
+                let tree = if list.iter().all(|(_, label)| label.is_some()) {
+                    // A labelled block with no value is there all the same.
+                    Mirrored::object(list.into_iter().map(|(tree, label)| {
+                        let value = Some(tree.value.unwrap_or(Value::Null));
+                        (label.unwrap_or_default(), Mirrored { value, ..tree })
+                    }))
+                } else {
+                    Mirrored::list(list.into_iter().map(|(tree, _)| tree))
+                };
+                entries.push((key, tree));
+            }
             Projected {
-                value: Some(Value::Object(values)),
-                unknown: (!unknown.is_empty()).then_some(Value::Object(unknown)),
-                sensitive: (!sensitive.is_empty()).then_some(Value::Object(sensitive)),
+                tree: Mirrored::object(entries),
                 complete,
             }
         }
@@ -1397,9 +1146,9 @@ struct Reader<'t> {
     lines: &'t [String],
     pos: usize,
     facts: TextPlanFacts,
-    changes: Vec<(TextChange, Value)>,
-    drift: Vec<(TextChange, Value)>,
-    outputs: Map<String, Value>,
+    changes: Vec<(TextChange, ResourceChange<'static>)>,
+    drift: Vec<(TextChange, ResourceChange<'static>)>,
+    outputs: BTreeMap<String, Change<'static>>,
     /// Terraform's closing words were seen after the changes (`Plan:`, `No changes.`, …).
     closed: bool,
     failed: bool,
@@ -1619,11 +1368,8 @@ impl<'t> Reader<'t> {
         reason: Option<String>,
         import_id: Option<String>,
         body: Option<&[Item]>,
-    ) -> Value {
-        // `header` parsed the address already.
-        let addr = Address::parse(&h.address).ok();
-        let mut change = Map::new();
-        change.insert("actions".into(), json!(h.action.names()));
+    ) -> ResourceChange<'static> {
+        let mut change = Change::of(h.action.names());
         let (has_before, has_after) = match h.action {
             Action::Create | Action::Read => (false, true),
             Action::Delete | Action::Forget => (true, false),
@@ -1632,80 +1378,45 @@ impl<'t> Reader<'t> {
         match body {
             Some(items) => {
                 let whole = Val::Obj(items.to_vec(), false);
-                for (side, has, key) in [
-                    (Side::Before, has_before, "before"),
-                    (Side::After, has_after, "after"),
-                ] {
-                    if !has {
-                        change.insert(key.into(), Value::Null);
-                        continue;
-                    }
-                    let p = project(&whole, side);
-                    change.insert(key.into(), p.value.unwrap_or(Value::Null));
-                    let sens = p.sensitive.unwrap_or_else(|| json!({}));
-                    change.insert(format!("{key}_sensitive"), sens);
-                    if side == Side::After {
-                        change.insert(
-                            "after_unknown".into(),
-                            p.unknown.unwrap_or_else(|| json!({})),
-                        );
-                    }
-                }
+                let side = |side, has: bool| has.then(|| project(&whole, side).tree);
+                change = change.with_sides(
+                    side(Side::Before, has_before),
+                    side(Side::After, has_after),
+                    &json!({}),
+                );
                 let mut paths = Vec::new();
                 forced_paths(items, &mut Vec::new(), &mut paths);
-                if !paths.is_empty() {
-                    change.insert("replace_paths".into(), Value::Array(paths));
-                }
-                if let Some(elements) = body_elements(items) {
-                    change.insert(ELEMENTS.into(), elements);
-                }
+                change.replace_paths = (!paths.is_empty()).then_some(paths);
+                change.elements = body_elements(items);
                 self.facts.hidden += hidden_count(items);
             }
             None => {
-                change.insert("before".into(), Value::Null);
-                change.insert("after".into(), Value::Null);
+                change = change.with_sides(None, None, &Value::Null);
                 self.facts.unread.push(h.address.clone());
             }
         }
         if h.importing {
-            change.insert("importing".into(), json!({ "id": import_id }));
+            change.importing = Some(Importing { id: import_id });
         }
-        let mut entry = Map::new();
-        entry.insert("address".into(), json!(h.address));
-        if let Some(a) = &addr {
-            let module = a.module_path();
-            if !module.is_empty() {
-                entry.insert("module_address".into(), json!(module));
-            }
-            entry.insert(
-                "mode".into(),
-                json!(if a.is_data { "data" } else { "managed" }),
-            );
-            entry.insert("type".into(), json!(a.resource_type));
-            entry.insert("name".into(), json!(a.name));
-            match &a.key {
-                Some(planlens_model::InstanceKey::Int(i)) => {
-                    entry.insert("index".into(), json!(i));
-                }
-                Some(planlens_model::InstanceKey::Str(s)) => {
-                    entry.insert("index".into(), json!(s));
-                }
-                _ => {}
-            }
+        let a = &h.parsed;
+        ResourceChange {
+            address: h.address.clone(),
+            previous_address: h.previous.clone(),
+            module_address: a.module_path(),
+            mode: if a.is_data { "data" } else { "managed" },
+            resource_type: a.resource_type.clone(),
+            name: a.name.clone(),
+            index: match &a.key {
+                Some(InstanceKey::Int(i)) => Some(json!(i)),
+                Some(InstanceKey::Str(s)) => Some(json!(s)),
+                _ => None,
+            },
+            // The text never names the provider.
+            provider_name: String::new(),
+            deposed: h.deposed.clone(),
+            action_reason: reason,
+            change,
         }
-        // The text never names the provider.
-        entry.insert("provider_name".into(), json!(""));
-        if let Some(p) = &h.previous {
-            entry.insert("previous_address".into(), json!(p));
-        }
-        if let Some(d) = &h.deposed {
-            entry.insert("deposed".into(), json!(d));
-        }
-        if let Some(r) = reason {
-            entry.insert("action_reason".into(), json!(r));
-        }
-        entry.insert("change".into(), Value::Object(change));
-        Value::Object(entry)
     }
 
     /// One line of `Changes to Outputs:` (and the lines its value spans).
@@ -1726,36 +1437,20 @@ impl<'t> Reader<'t> {
             return;
         };
         let Some(name) = item.key.clone() else { return };
-        let actions: &[&str] = match sigil {
+        let actions: &'static [&'static str] = match sigil {
             Sigil::Add => &["create"],
             Sigil::Remove => &["delete"],
             Sigil::Change => &["update"],
             _ => &["no-op"],
         };
-        let mut change = Map::new();
-        change.insert("actions".into(), json!(actions));
-        for (side, key) in [(Side::Before, "before"), (Side::After, "after")] {
-            if !item.on(side) {
-                change.insert(key.into(), Value::Null);
-                continue;
-            }
-            let p = item.project(side);
-            change.insert(key.into(), p.value.unwrap_or(Value::Null));
-            change.insert(
-                format!("{key}_sensitive"),
-                p.sensitive.unwrap_or(Value::Bool(false)),
-            );
-            if side == Side::After {
-                change.insert(
-                    "after_unknown".into(),
-                    p.unknown.unwrap_or(Value::Bool(false)),
-                );
-            }
-        }
-        if let Some(elements) = elements_of(&item) {
-            change.insert(ELEMENTS.into(), elements);
-        }
-        self.outputs.insert(name, Value::Object(change));
+        let side = |side| item.on(side).then(|| item.project(side).tree);
+        let mut change = Change::of(actions).with_sides(
+            side(Side::Before),
+            side(Side::After),
+            &Value::Bool(false),
+        );
+        change.elements = elements_of(&item);
+        self.outputs.insert(name, change);
     }
 
     /// Reads items until the closing `}` or `]` (left as the current line); returns the items
@@ -1789,15 +1484,8 @@ impl<'t> Reader<'t> {
                 if hidden_contents {
                     // Terraform said the block's contents are sensitive: one marker item.
                     items.push(Item {
-                        sigil: Sigil::None,
                         key: Some(String::new()),
-                        block: false,
-                        label: None,
-                        old: Val::Obj(Vec::new(), true),
-                        new: None,
-                        forces: false,
-                        hidden: 0,
-                        hides_attributes_only: false,
+                        ..Item::of(Sigil::None, Val::Obj(Vec::new(), true))
                     });
                 }
                 return Ok((items, trailing));
@@ -1823,14 +1511,7 @@ impl<'t> Reader<'t> {
                 // Not an attribute, element or block: the line goes, and with it a value.
                 None => items.push(Item {
                     sigil,
-                    key: None,
-                    block: false,
-                    label: None,
-                    old: Val::Opaque,
-                    new: None,
-                    forces: false,
-                    hidden: 1,
-                    hides_attributes_only: false,
+                    ..Item::hidden(1, false)
                 }),
             }
             // Every item leaves the reader on its last line.
@@ -1841,17 +1522,7 @@ impl<'t> Reader<'t> {
     /// Reads one attribute, entry, block or element starting on the current line; leaves the
     /// reader on the item's last line.
     fn item(&mut self, sigil: Sigil, rest: &str, in_list: bool) -> Result<Option<Item>, Stop> {
-        let mut item = Item {
-            sigil,
-            key: None,
-            block: false,
-            label: None,
-            old: Val::Opaque,
-            new: None,
-            forces: false,
-            hidden: 0,
-            hides_attributes_only: false,
-        };
+        let mut item = Item::of(sigil, Val::Opaque);
         let value_text: String;
         if in_list {
             value_text = rest.to_string();
@@ -2186,22 +1857,6 @@ fn lex_string(text: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn timestamps_and_markers_are_cut_from_lines() {
-        assert_eq!(
-            strip_timestamp("2024-05-01T10:00:00.1234567Z   # aws_x.y will be created"),
-            Some("  # aws_x.y will be created")
-        );
-        assert_eq!(
-            strip_timestamp("2024-05-01T10:00:00.123456Z 00O Plan: 1 to add"),
-            Some("Plan: 1 to add")
-        );
-        assert_eq!(strip_timestamp("[10:00:01] + create"), Some("+ create"));
-        assert_eq!(strip_timestamp("10:00:01 not a log"), None);
-        assert_eq!(strip_ansi("\u{1b}[1m  # x\u{1b}[0m will"), "  # x will");
-        assert_eq!(strip_ansi("[32m+[0m create"), "+ create");
-    }
 
     #[test]
     fn headers_name_the_action_and_address() {
