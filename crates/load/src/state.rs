@@ -295,16 +295,7 @@ fn read_raw(text: &str) -> Result<Read<'_>, LoadError> {
             });
         }
     }
-    let outputs = state
-        .outputs
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(name, o)| Output {
-            name,
-            value: o.value,
-            sensitive: o.sensitive,
-        })
-        .collect();
+    let outputs = root_outputs(state.outputs);
     let facts = StateFacts {
         format: "tfstate v4".to_string(),
         terraform_version: state.terraform_version,
@@ -313,6 +304,19 @@ fn read_raw(text: &str) -> Result<Read<'_>, LoadError> {
         ..StateFacts::default()
     };
     Ok((facts, instances, outputs))
+}
+
+/// A state's root outputs, by name.
+fn root_outputs(outputs: Option<BTreeMap<String, RawOutput<'_>>>) -> Vec<Output<'_>> {
+    outputs
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, o)| Output {
+            name,
+            value: o.value,
+            sensitive: o.sensitive,
+        })
+        .collect()
 }
 
 /// `provider["registry.terraform.io/hashicorp/aws"].west` (or `module.m.provider[…]`, or a
@@ -537,16 +541,7 @@ fn read_shown(text: &str) -> Result<Read<'_>, LoadError> {
                 stack.extend(m.child_modules.unwrap_or_default().into_iter().rev());
             }
         }
-        outputs = values
-            .outputs
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, o)| Output {
-                name,
-                value: o.value,
-                sensitive: o.sensitive,
-            })
-            .collect();
+        outputs = root_outputs(values.outputs);
     }
     let facts = StateFacts {
         format: format!(
