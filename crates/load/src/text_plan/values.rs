@@ -190,16 +190,9 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
             }
         }
         Val::List(items) => {
-            let mut complete = true;
+            let mut complete = !hides_any(items);
             let mut elements = Vec::new();
-            for item in items {
-                if item.hidden > 0 {
-                    complete = false;
-                    continue;
-                }
-                if !item.on(side) {
-                    continue;
-                }
+            for item in items.iter().filter(|i| i.on(side)) {
                 let p = item.project(side);
                 complete &= p.complete;
                 elements.push(p.tree);
@@ -221,17 +214,10 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
                 };
             }
             let mut entries = Vec::new();
-            let mut complete = true;
+            let mut complete = !hides_any(items);
             // Blocks of one name are gathered into a list (or a map by label), in order.
             let mut blocks: Vec<(String, Vec<(Mirrored, Option<String>)>)> = Vec::new();
-            for item in items {
-                if item.hidden > 0 {
-                    complete = false;
-                    continue;
-                }
-                if !item.on(side) {
-                    continue;
-                }
+            for item in items.iter().filter(|i| i.on(side)) {
                 let Some(key) = &item.key else { continue };
                 let p = item.project(side);
                 complete &= p.complete;
@@ -263,4 +249,9 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
             }
         }
     }
+}
+
+/// True when some of these items stand for ones the text hid: what they make is incomplete.
+fn hides_any(items: &[Item]) -> bool {
+    items.iter().any(|i| i.hidden > 0)
 }
