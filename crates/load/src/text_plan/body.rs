@@ -22,7 +22,7 @@ impl Reader<'_> {
         read
     }
 
-    pub(super) fn entries_at_depth(&mut self, in_list: bool) -> Result<(Vec<Item>, String), Stop> {
+    fn entries_at_depth(&mut self, in_list: bool) -> Result<(Vec<Item>, String), Stop> {
         let mut items = Vec::new();
         let mut hidden_contents = false;
         loop {
@@ -142,7 +142,7 @@ impl Reader<'_> {
 
     /// Reads a value starting with `text` on the current line; returns it and the text after it
     /// on the line where it ends (the reader is left on that line).
-    pub(super) fn value(&mut self, text: &str) -> Result<Option<(Val, String)>, Stop> {
+    fn value(&mut self, text: &str) -> Result<Option<(Val, String)>, Stop> {
         let text = text.trim_start();
         if text.starts_with('"') {
             return Ok(
@@ -209,7 +209,7 @@ impl Reader<'_> {
 
     /// A heredoc: the lines up to the delimiter, each with its symbol (two columns left of the
     /// text, as Terraform indents them).
-    pub(super) fn heredoc(&mut self, delimiter: &str) -> Result<(Val, String), Stop> {
+    fn heredoc(&mut self, delimiter: &str) -> Result<(Val, String), Stop> {
         let from = self.pos + 1;
         let mut end = from;
         while let Some(line) = self.lines.get(end) {
@@ -246,7 +246,7 @@ impl Reader<'_> {
     }
 
     /// `jsonencode(` and the value inside, up to the closing `)`.
-    pub(super) fn jsonencode(&mut self, after: &str) -> Result<(Val, String), Stop> {
+    fn jsonencode(&mut self, after: &str) -> Result<(Val, String), Stop> {
         let after = after.trim();
         if !after.is_empty() {
             // On one line: `jsonencode("x")`, `jsonencode({}) -> null`.
@@ -288,7 +288,9 @@ impl Reader<'_> {
     }
 }
 
-pub(super) fn after_value(trailing: &str) -> (Option<String>, bool) {
+/// What follows a value on its line: the text after `->`, and whether `# forces replacement`
+/// is there.
+fn after_value(trailing: &str) -> (Option<String>, bool) {
     let mut t = trailing.trim();
     let forces = t.contains("# forces replacement");
     if let Some(i) = t.find("# forces replacement") {
@@ -302,14 +304,14 @@ pub(super) fn after_value(trailing: &str) -> (Option<String>, bool) {
 }
 
 /// True when a word is complete: followed by nothing, a space, a comma or a bracket.
-pub(super) fn ends_token(rest: &str) -> bool {
+fn ends_token(rest: &str) -> bool {
     rest.chars()
         .next()
         .is_none_or(|c| c == ' ' || c == ',' || c == ')' || c == ']' || c == '}')
 }
 
 /// An attribute name (`id`, `"key with spaces"`) and the text after it.
-pub(super) fn key_of(rest: &str) -> Option<(String, &str)> {
+fn key_of(rest: &str) -> Option<(String, &str)> {
     if rest.starts_with('"') {
         return lex_string(rest);
     }
@@ -323,7 +325,7 @@ pub(super) fn key_of(rest: &str) -> Option<(String, &str)> {
 }
 
 /// A quoted string as Terraform prints it (Go/HCL escapes, `$${` for `${`), and the rest.
-pub(super) fn lex_string(text: &str) -> Option<(String, &str)> {
+fn lex_string(text: &str) -> Option<(String, &str)> {
     let mut chars = text.char_indices();
     if chars.next()?.1 != '"' {
         return None;

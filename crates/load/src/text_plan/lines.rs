@@ -9,9 +9,6 @@ use planlens_model::{Action, ReplaceOrder};
 
 use crate::decode::{CiCleaning, clean_ci_line};
 
-// ---------------------------------------------------------------------------------------------
-// Cleaning lines
-
 /// One line of a plan text as the reader reads it: cleaned of what a CI log or PR comment adds
 /// ([`crate::decode::clean_ci_line`]), without Terraform's box around diagnostics (only its `Error:`
 /// lines are kept) and with Atlantis's `!` read as `~`; `None` for a line that is not read.
@@ -374,9 +371,6 @@ pub(super) fn hidden_marker(comment: &str) -> Option<(usize, bool)> {
     (what.starts_with("unchanged ") && what.ends_with(" hidden")).then_some(())?;
     Some((n.parse().ok()?, what.starts_with("unchanged attribute")))
 }
-
-/// What follows a value on its line: the text after `->`, and whether `# forces replacement`
-/// is there.
 
 #[cfg(test)]
 mod tests {

@@ -7,9 +7,6 @@ use serde_json::Value;
 use super::lines::Sigil;
 use crate::converted::Mirrored;
 
-// ---------------------------------------------------------------------------------------------
-// Values
-
 /// A value as the text shows it.
 #[derive(Debug, Clone)]
 pub(super) enum Val {
@@ -216,7 +213,7 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
             let mut entries = Vec::new();
             let mut complete = !hides_any(items);
             // Blocks of one name are gathered into a list (or a map by label), in order.
-            let mut blocks: Vec<(String, Vec<(Mirrored, Option<String>)>)> = Vec::new();
+            let mut blocks: Vec<(String, Vec<Block>)> = Vec::new();
             for item in items.iter().filter(|i| i.on(side)) {
                 let Some(key) = &item.key else { continue };
                 let p = item.project(side);
@@ -255,3 +252,6 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
 fn hides_any(items: &[Item]) -> bool {
     items.iter().any(|i| i.hidden > 0)
 }
+
+/// One block's side and its label, gathered with the other blocks of its name.
+type Block = (Mirrored, Option<String>);
