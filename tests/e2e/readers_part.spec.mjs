@@ -1,5 +1,5 @@
 // The readers' part (part-readers: human-readable plans, Terraform states, `terraform plan -json`
-// logs, driftctl reports, src/load/readers.rs; Kubernetes objects and the fleet, src/load/kube.rs,
+// logs, driftctl reports, src/load/readers.rs; Kubernetes objects and the fleet, crates/load/src/kube/,
 // src/fleet.rs), at desktop and phone sizes. Viewing plan JSON
 // never fetches it; the first of those files fetches it (the page says it is loading "the reader
 // of …"), and each opens as it did when its reader was in the first-visit module: the summary,

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::converted::{Change, ConvertedPlan, Keys, ResourceChange};
 use planlens_model::source::DriftctlFacts;
 
 #[derive(Deserialize)]
@@ -138,19 +139,30 @@ impl Res {
         }
     }
 
-    fn drift_entry(&self, provider: &str, actions: &[&str], before: Value, after: Value) -> Value {
-        let mut entry = json!({
-            "address": self.address(),
-            "mode": "managed",
-            "type": self.resource_type,
-            "name": self.name(),
-            "provider_name": provider,
-            "change": { "actions": actions, "before": before, "after": after },
-        });
-        if let Some(m) = self.module() {
-            entry["module_address"] = json!(m);
+    fn drift_entry(
+        &self,
+        provider: &str,
+        actions: &'static [&'static str],
+        before: Value,
+        after: Value,
+    ) -> ResourceChange<'static> {
+        ResourceChange {
+            address: self.address(),
+            previous_address: None,
+            module_address: self.module().unwrap_or_default(),
+            mode: "managed",
+            resource_type: self.resource_type.clone(),
+            name: self.name().to_string(),
+            index: None,
+            provider_name: provider.to_string(),
+            deposed: None,
+            action_reason: None,
+            change: Change {
+                before: Some(before.into()),
+                after: Some(after.into()),
+                ..Change::of(actions)
+            },
         }
-        entry
     }
 }
 
@@ -234,7 +246,7 @@ pub fn convert(text: &str) -> Result<(String, DriftctlFacts), serde_json::Error>
     for m in missing.into_iter().flatten() {
         drift.push(m.drift_entry(&provider, &["delete"], json!({ "id": m.id }), Value::Null));
     }
-    drift.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
+    drift.sort_by(|a, b| a.address.cmp(&b.address));
 
     let mut alerts = Vec::new();
     for (about, list) in report.alerts.iter().flatten() {
@@ -270,8 +282,11 @@ pub fn convert(text: &str) -> Result<(String, DriftctlFacts), serde_json::Error>
             }),
         date: report.date.clone(),
     };
-    let plan = json!({ "format_version": "1.2", "resource_drift": drift });
-    Ok((plan.to_string(), facts))
+    let plan = ConvertedPlan {
+        resource_drift: Some(drift),
+        ..ConvertedPlan::new()
+    };
+    Ok((plan.text(Keys::Sorted), facts))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! reads them. Never panics on any input. The conversions go through [`readers`], so that in the
 //! browser they are a lazily loaded part; detection stays here.
 
+mod converted;
 pub mod decode;
 pub mod driftctl;
 pub mod error;

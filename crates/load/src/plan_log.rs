@@ -7,12 +7,13 @@
 //! attribute values. Unknown message types and lines that are not JSON are skipped and counted.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
 
+use super::converted::{Change, ConvertedPlan, Importing, Keys, ResourceChange};
 use super::error::{LoadError, NotAPlan};
 use planlens_model::source::{ChangeSummary, Diagnostic, PlanLogFacts, Snippet, SourceRange};
 
@@ -189,7 +190,7 @@ fn plan_reason(reason: &str) -> Option<&str> {
     }
 }
 
-fn change_json(c: &LogChange) -> Option<Value> {
+fn change_json(c: &LogChange) -> Option<ResourceChange<'static>> {
     let actions = plan_actions(&c.action)?;
     let r = &c.resource;
     let mode = if r.resource.starts_with("data.") {
@@ -197,33 +198,33 @@ fn change_json(c: &LogChange) -> Option<Value> {
     } else {
         "managed"
     };
-    let mut change = json!({ "actions": actions });
-    if let Some(importing) = &c.importing {
-        change["importing"] = json!({ "id": importing.id });
-    }
-    let mut entry = json!({
-        "address": r.addr,
-        "mode": mode,
-        "type": r.resource_type,
-        "name": r.resource_name,
-        "provider_name": r.implied_provider,
-        "change": change,
-    });
-    if !r.module.is_empty() {
-        entry["module_address"] = json!(r.module);
-    }
-    if let Some(prev) = &c.previous_resource {
-        entry["previous_address"] = json!(prev.addr);
-    }
-    if let Some(reason) = c.reason.as_deref().and_then(plan_reason) {
-        entry["action_reason"] = json!(reason);
-    }
-    Some(entry)
+    Some(ResourceChange {
+        address: r.addr.to_string(),
+        previous_address: c.previous_resource.as_ref().map(|p| p.addr.to_string()),
+        module_address: r.module.to_string(),
+        mode,
+        resource_type: r.resource_type.to_string(),
+        name: r.resource_name.to_string(),
+        index: None,
+        provider_name: r.implied_provider.to_string(),
+        deposed: None,
+        action_reason: c
+            .reason
+            .as_deref()
+            .and_then(plan_reason)
+            .map(str::to_string),
+        change: Change {
+            importing: c.importing.as_ref().map(|i| Importing {
+                id: i.id.as_deref().map(str::to_string),
+            }),
+            ..Change::of(actions)
+        },
+    })
 }
 
 /// A plan's `output_changes` entry for an `outputs` message's output: its actions and sensitivity,
 /// no values (the log has none).
-fn output_json(action: &str, sensitive: bool) -> Option<Value> {
+fn output_json(action: &str, sensitive: bool) -> Option<Change<'static>> {
     let actions = match action {
         "noop" => &["no-op"][..],
         "create" => &["create"],
@@ -231,11 +232,11 @@ fn output_json(action: &str, sensitive: bool) -> Option<Value> {
         "delete" => &["delete"],
         _ => return None,
     };
-    Some(json!({
-        "actions": actions,
-        "before_sensitive": sensitive,
-        "after_sensitive": sensitive,
-    }))
+    Some(Change {
+        before_sensitive: Some(Value::Bool(sensitive)),
+        after_sensitive: Some(Value::Bool(sensitive)),
+        ..Change::of(actions)
+    })
 }
 
 /// Converts a plan log to the text of an equivalent plan, and the facts the plan cannot hold. The
@@ -243,12 +244,12 @@ fn output_json(action: &str, sensitive: bool) -> Option<Value> {
 /// refused: it says what was done, not what a plan would do.
 pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
     let mut facts = PlanLogFacts::default();
-    let mut changes: Vec<Value> = Vec::new();
-    let mut drift: Vec<Value> = Vec::new();
+    let mut changes: Vec<ResourceChange> = Vec::new();
+    let mut drift: Vec<ResourceChange> = Vec::new();
     // A later message about the same address replaces an earlier one.
     let mut change_at: HashMap<String, usize> = HashMap::new();
     let mut drift_at: HashMap<String, usize> = HashMap::new();
-    let mut outputs = serde_json::Map::new();
+    let mut outputs = BTreeMap::new();
     // What only an apply does: a hook that changes something (a data source is read while
     // planning too, with `apply_start`/`apply_complete` lines of action `read`).
     let mut applied = false;
@@ -278,7 +279,7 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
                     facts.skipped_lines += 1;
                     continue;
                 };
-                let address = entry["address"].as_str().unwrap_or_default().to_string();
+                let address = entry.address.clone();
                 let (list, at) = if msg.kind == "planned_change" {
                     (&mut changes, &mut change_at)
                 } else {
@@ -338,18 +339,18 @@ pub fn convert(text: &str) -> Result<(String, PlanLogFacts), LoadError> {
         return Err(LoadError::NotAPlan(NotAPlan::ApplyLog));
     }
     // Plans list resource changes sorted by address; the log's order is the walk's.
-    changes.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
-    drift.sort_by(|a, b| a["address"].as_str().cmp(&b["address"].as_str()));
+    changes.sort_by(|a, b| a.address.cmp(&b.address));
+    drift.sort_by(|a, b| a.address.cmp(&b.address));
     let errored = facts.diagnostics.iter().any(Diagnostic::is_error);
-    let plan = json!({
-        "format_version": "1.2",
-        "terraform_version": facts.terraform_version,
-        "resource_changes": changes,
-        "resource_drift": drift,
-        "output_changes": outputs,
-        "errored": errored,
-    });
-    Ok((plan.to_string(), facts))
+    let plan = ConvertedPlan {
+        terraform_version: Some(facts.terraform_version.clone()),
+        resource_changes: Some(changes),
+        resource_drift: Some(drift),
+        output_changes: Some(outputs),
+        errored: Some(errored),
+        ..ConvertedPlan::new()
+    };
+    Ok((plan.text(Keys::Sorted), facts))
 }
 
 #[cfg(test)]

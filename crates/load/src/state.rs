@@ -25,11 +25,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::LoadError;
+use super::converted::{
+    Change, ConvertedPlan, Json, Keys, PriorResource, PriorState, ResourceChange,
+};
 use planlens_model::source::StateFacts;
 use planlens_model::{Document, Source};
 
@@ -113,19 +116,11 @@ struct Instance<'a> {
     provider_name: String,
     deposed: Option<String>,
     tainted: bool,
-    attributes: Attributes<'a>,
+    /// The attribute values: the state's own JSON, or a legacy flat map (`attributes_flat`, from
+    /// states upgraded from Terraform 0.11) rebuilt as an object of strings.
+    attributes: Json<'a>,
     sensitive: Value,
     depends_on: Vec<String>,
-}
-
-/// An instance's attribute values: the state's own JSON, or a legacy flat map rebuilt as an object
-/// of strings (`attributes_flat`, from states upgraded from Terraform 0.11).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Attributes<'a> {
-    Raw(&'a RawValue),
-    Flat(BTreeMap<String, String>),
-    Empty(Map<String, Value>),
 }
 
 /// One root output.
@@ -273,9 +268,13 @@ fn read_raw(text: &str) -> Result<Read<'_>, LoadError> {
                 _ => {}
             }
             let attributes = match (i.attributes, i.attributes_flat) {
-                (Some(raw), _) if raw.get() != "null" => Attributes::Raw(raw),
-                (_, Some(flat)) => Attributes::Flat(flat),
-                _ => Attributes::Empty(Map::new()),
+                (Some(raw), _) if raw.get() != "null" => Json::Raw(raw),
+                (_, Some(flat)) => Json::Built(Value::Object(
+                    flat.into_iter()
+                        .map(|(k, v)| (k, Value::String(v)))
+                        .collect(),
+                )),
+                _ => Json::Built(Value::Object(Map::new())),
             };
             instances.push(Instance {
                 address,
@@ -296,16 +295,7 @@ fn read_raw(text: &str) -> Result<Read<'_>, LoadError> {
             });
         }
     }
-    let outputs = state
-        .outputs
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(name, o)| Output {
-            name,
-            value: o.value,
-            sensitive: o.sensitive,
-        })
-        .collect();
+    let outputs = root_outputs(state.outputs);
     let facts = StateFacts {
         format: "tfstate v4".to_string(),
         terraform_version: state.terraform_version,
@@ -314,6 +304,19 @@ fn read_raw(text: &str) -> Result<Read<'_>, LoadError> {
         ..StateFacts::default()
     };
     Ok((facts, instances, outputs))
+}
+
+/// A state's root outputs, by name.
+fn root_outputs(outputs: Option<BTreeMap<String, RawOutput<'_>>>) -> Vec<Output<'_>> {
+    outputs
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, o)| Output {
+            name,
+            value: o.value,
+            sensitive: o.sensitive,
+        })
+        .collect()
 }
 
 /// `provider["registry.terraform.io/hashicorp/aws"].west` (or `module.m.provider[…]`, or a
@@ -524,8 +527,8 @@ fn read_shown(text: &str) -> Result<Read<'_>, LoadError> {
                         deposed: r.deposed_key.filter(|d| !d.is_empty()),
                         tainted: r.tainted,
                         attributes: match r.values {
-                            Some(raw) if raw.get() != "null" => Attributes::Raw(raw),
-                            _ => Attributes::Empty(Map::new()),
+                            Some(raw) if raw.get() != "null" => Json::Raw(raw),
+                            _ => Json::Built(Value::Object(Map::new())),
                         },
                         sensitive: r
                             .sensitive_values
@@ -538,16 +541,7 @@ fn read_shown(text: &str) -> Result<Read<'_>, LoadError> {
                 stack.extend(m.child_modules.unwrap_or_default().into_iter().rev());
             }
         }
-        outputs = values
-            .outputs
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(name, o)| Output {
-                name,
-                value: o.value,
-                sensitive: o.sensitive,
-            })
-            .collect();
+        outputs = root_outputs(values.outputs);
     }
     let facts = StateFacts {
         format: format!(
@@ -562,73 +556,11 @@ fn read_shown(text: &str) -> Result<Read<'_>, LoadError> {
 
 // ---- the equivalent plan ----
 
-#[derive(Serialize)]
-struct Converted<'a> {
-    format_version: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    terraform_version: Option<&'a str>,
-    planlens_state: &'a StateFacts,
-    resource_changes: Vec<ChangeOut<'a>>,
-    output_changes: BTreeMap<&'a str, ValuesOut<'a, Option<&'a RawValue>>>,
-    prior_state: PriorOut<'a>,
-}
-
-#[derive(Serialize)]
-struct ChangeOut<'a> {
-    address: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    module_address: &'a str,
-    mode: &'static str,
-    #[serde(rename = "type")]
-    resource_type: &'a str,
-    name: &'a str,
-    provider_name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    deposed: Option<&'a str>,
-    change: ValuesOut<'a, &'a Attributes<'a>>,
-}
-
-/// A `no-op` change: the same values on both sides, with the same marks.
-#[derive(Serialize)]
-struct ValuesOut<'a, V: Serialize> {
-    actions: [&'static str; 1],
-    before: V,
-    after: V,
-    before_sensitive: &'a Value,
-    after_sensitive: &'a Value,
-}
-
-#[derive(Serialize)]
-struct PriorOut<'a> {
-    format_version: &'static str,
-    values: PriorValues<'a>,
-}
-
-#[derive(Serialize)]
-struct PriorValues<'a> {
-    root_module: PriorModule<'a>,
-}
-
-#[derive(Serialize)]
-struct PriorModule<'a> {
-    resources: Vec<PriorResource<'a>>,
-}
-
-/// A state resource in `prior_state` with its identity and dependencies only (no values: the
-/// graph reads nothing else, and a share link strips nothing it does not hold).
-#[derive(Serialize)]
-struct PriorResource<'a> {
-    address: &'a str,
-    mode: &'static str,
-    #[serde(rename = "type")]
-    resource_type: &'a str,
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    deposed_key: Option<&'a str>,
-    depends_on: &'a [String],
-}
-
-fn write(facts: &StateFacts, instances: &[Instance], outputs: &[Output]) -> (String, StateFacts) {
+fn write<'a>(
+    facts: &StateFacts,
+    instances: &[Instance<'a>],
+    outputs: &[Output<'a>],
+) -> (String, StateFacts) {
     let current = || instances.iter().filter(|i| i.deposed.is_none());
     let facts = StateFacts {
         resources: current().count(),
@@ -647,67 +579,60 @@ fn write(facts: &StateFacts, instances: &[Instance], outputs: &[Output]) -> (Str
         outputs: outputs.len(),
         ..facts.clone()
     };
-    let (yes, no) = (Value::Bool(true), Value::Bool(false));
-    let converted = Converted {
-        format_version: "1.2",
-        terraform_version: facts.terraform_version.as_deref(),
-        planlens_state: &facts,
-        resource_changes: instances
-            .iter()
-            .map(|i| ChangeOut {
-                address: &i.address,
-                module_address: &i.module,
-                mode: i.mode,
-                resource_type: &i.resource_type,
-                name: &i.name,
-                provider_name: &i.provider_name,
-                deposed: i.deposed.as_deref(),
-                change: ValuesOut {
-                    actions: ["no-op"],
-                    before: &i.attributes,
-                    after: &i.attributes,
-                    before_sensitive: &i.sensitive,
-                    after_sensitive: &i.sensitive,
-                },
-            })
-            .collect(),
-        output_changes: outputs
-            .iter()
-            .map(|o| {
-                let marks = if o.sensitive { &yes } else { &no };
-                (
-                    o.name.as_str(),
-                    ValuesOut {
-                        actions: ["no-op"],
-                        before: o.value,
-                        after: o.value,
-                        before_sensitive: marks,
-                        after_sensitive: marks,
-                    },
-                )
-            })
-            .collect(),
-        prior_state: PriorOut {
-            format_version: "1.0",
-            values: PriorValues {
-                root_module: PriorModule {
-                    resources: instances
-                        .iter()
-                        .map(|i| PriorResource {
-                            address: &i.address,
-                            mode: i.mode,
-                            resource_type: &i.resource_type,
-                            name: &i.name,
-                            deposed_key: i.deposed.as_deref(),
-                            depends_on: &i.depends_on,
-                        })
-                        .collect(),
-                },
-            },
-        },
+    // A `no-op` change: the same values on both sides, with the same marks.
+    let unchanged = |value: Json<'a>, marks: &Value| Change {
+        before: Some(value.clone()),
+        after: Some(value),
+        before_sensitive: Some(marks.clone()),
+        after_sensitive: Some(marks.clone()),
+        ..Change::of(&["no-op"])
     };
-    // Serializing owned strings and raw JSON cannot fail.
-    let text = serde_json::to_string(&converted).unwrap_or_default();
+    let text = ConvertedPlan {
+        terraform_version: facts.terraform_version.clone().map(Some),
+        planlens_state: Some(&facts),
+        resource_changes: Some(
+            instances
+                .iter()
+                .map(|i| ResourceChange {
+                    address: i.address.clone(),
+                    previous_address: None,
+                    module_address: i.module.clone(),
+                    mode: i.mode,
+                    resource_type: i.resource_type.clone(),
+                    name: i.name.clone(),
+                    index: None,
+                    provider_name: i.provider_name.clone(),
+                    deposed: i.deposed.clone(),
+                    action_reason: None,
+                    change: unchanged(i.attributes.clone(), &i.sensitive),
+                })
+                .collect(),
+        ),
+        output_changes: Some(
+            outputs
+                .iter()
+                .map(|o| {
+                    let value = o.value.map_or(Json::Built(Value::Null), Json::Raw);
+                    (o.name.clone(), unchanged(value, &Value::Bool(o.sensitive)))
+                })
+                .collect(),
+        ),
+        prior_state: Some(PriorState::of(
+            instances
+                .iter()
+                .map(|i| PriorResource {
+                    address: &i.address,
+                    mode: i.mode,
+                    resource_type: &i.resource_type,
+                    name: &i.name,
+                    deposed_key: i.deposed.as_deref(),
+                    depends_on: &i.depends_on,
+                })
+                .collect(),
+        )),
+        ..ConvertedPlan::new()
+    }
+    .text(Keys::Declared);
     (text, facts)
 }
 

@@ -6,7 +6,11 @@
 //! and every input goes through it: a chosen or dropped file, a `?url=` download, pasted text, a
 //! reload, a link. It never changes a byte of the JSON itself.
 
+mod ci_log;
+
 use std::io::Read;
+
+pub(crate) use ci_log::{CiCleaning, clean_ci_line, workflow_command};
 
 use super::error::megabytes;
 use super::{LoadError, MAX_FILE_BYTES};
@@ -202,16 +206,8 @@ impl Noise<'_> {
         if line.starts_with("[command]") {
             return Some(Noise::Command);
         }
-        // `::name::message` or `::name key=value,…::message`; properties are escaped by the
-        // toolkit (`:` as %3A), so the first `::` after the name closes the command.
-        let rest = line.strip_prefix("::")?;
-        let head = &rest[..rest.find("::")?];
-        let (name, properties) = head.split_once(' ').unwrap_or((head, ""));
-        let valid = !name.is_empty()
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        valid.then_some(Noise::Workflow(name, !properties.is_empty()))
+        let (name, properties) = workflow_command(line)?;
+        Some(Noise::Workflow(name, properties))
     }
 
     fn label(self) -> String {
