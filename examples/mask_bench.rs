@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use planlens::load::{load_plan_with, mask};
+use planlens::load::{Direct, load_plan_with, mask};
 use planlens::model::mask::Mask;
 
 fn main() {
@@ -17,10 +17,10 @@ fn main() {
         let mut last = None;
         for _ in 0..5 {
             let t = Instant::now();
-            let doc = load_plan_with(bytes.clone(), &path, &builtin);
+            let doc = load_plan_with(bytes.clone(), &path, &builtin, &Direct);
             load_ms = load_ms.min(t.elapsed().as_secs_f64() * 1e3);
             last = Some(doc);
-            let Ok(plain) = load_plan_with(bytes.clone(), &path, &nothing) else {
+            let Ok(plain) = load_plan_with(bytes.clone(), &path, &nothing, &Direct) else {
                 continue;
             };
             let t = Instant::now();

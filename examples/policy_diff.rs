@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 
+use planlens::load::Direct;
 use planlens::policy::{self, Options, PolicyFile, Shape};
 use serde_json::{Value, json};
 
@@ -61,6 +62,7 @@ fn main() {
             bytes,
             &name,
             &planlens::model::mask::Mask::default(),
+            &Direct,
         ) {
             Ok(doc) => doc,
             Err(e) => {

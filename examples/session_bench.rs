@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use planlens::load::Direct;
 use planlens::session::{OpenOptions, Session};
 
 fn main() {
@@ -19,7 +20,7 @@ fn main() {
         labels: BTreeMap::new(),
     };
     let t = Instant::now();
-    let session = Session::open_bytes(bytes, &options).expect("open");
+    let session = Session::open_bytes(bytes, &options, &Direct).expect("open");
     let opened = t.elapsed();
     let d = session.document();
     println!(

@@ -18,7 +18,9 @@ pub fn open(bytes: Vec<u8>) -> String {
         rules: None,
         labels: Default::default(),
     };
-    match planlens::session::Session::open_bytes(bytes, &options) {
+    // The readers' part is not loaded: a file that needs it is refused, as on the page.
+    let readers = planlens::readers_part::PartReaders::new();
+    match planlens::session::Session::open_bytes(bytes, &options, &readers) {
         Ok(session) => {
             serde_json::to_string(&session.index(None, &Default::default())).unwrap_or_default()
         }

@@ -1,5 +1,6 @@
-//! The browser app's library: the Leptos page ([`ui`], browser only) and the core crates under the
-//! names the app, its parts and the tests use.
+//! The browser app's library: the Leptos page ([`ui`], browser only), the transport of the lazily
+//! loaded readers' part ([`readers_part`]) and the core crates under the names the app, its parts
+//! and the tests use.
 //!
 //! The core is a workspace of crates along the layers (`crates/`, ARCHITECTURE.md), each able to
 //! name only those below it, which Cargo enforces: `planlens-model` → `planlens-load` →
@@ -18,10 +19,15 @@ pub use planlens_rules as rules;
 pub use planlens_session as session;
 pub use planlens_session::{analysis, share};
 
+pub mod readers_part;
+
 /// The Leptos UI (browser only).
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
-pub use load::{LoadError, load_plan, load_plan_text};
+pub use load::LoadError;
+// Natively only: in the browser the readers are the part's (`readers_part`).
+#[cfg(not(target_arch = "wasm32"))]
+pub use load::{load_plan, load_plan_text};
 pub use model::Document;
 pub use model::summary::Summary;

@@ -10,7 +10,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use planlens::load::{LoadError, MAX_FILE_BYTES, readers};
+use planlens::load::{LoadError, MAX_FILE_BYTES};
+use planlens::readers_part::PartReaders;
 use planlens::session::{OpenOptions, Opened, Request, Response, Session, answer_fleet};
 use planlens::ui::js::{append, error_message, field as get};
 
@@ -23,6 +24,8 @@ thread_local! {
     static FLEET: RefCell<Option<planlens::fleet::OpenFleet>> = const { RefCell::new(None) };
     /// The last open's steps, sent with its answer.
     static TIMINGS: RefCell<Vec<(&'static str, f64)>> = const { RefCell::new(Vec::new()) };
+    /// The readers the session reads with: the readers' part, once loaded ([`load_readers`]).
+    static READERS: PartReaders = PartReaders::new();
 }
 
 fn scope() -> web_sys::DedicatedWorkerGlobalScope {
@@ -117,7 +120,7 @@ pub fn worker_start() {
                     let request = get(&data, "request").as_string().unwrap_or_default();
                     let response = match serde_json::from_str::<Request>(&request) {
                         Ok(request) => SESSION.with(|s| match &mut *s.borrow_mut() {
-                            Some(session) => session.answer(request),
+                            Some(session) => READERS.with(|r| session.answer(request, r)),
                             None => FLEET.with(|f| match &*f.borrow() {
                                 Some(fleet) => answer_fleet(fleet, request),
                                 None => Response::Failed("no plan is open".to_string()),
@@ -143,19 +146,19 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
             .map_err(|e| format!("the page's options do not read: {e}"))?;
     let mut clock = Clock::start();
     // Only this open's own readers count (an earlier request may have missed them).
-    readers::take_missed();
+    READERS.with(PartReaders::take_missed);
     let files = read_all(id, data, &options, &mut clock).await?;
     let size = files.iter().map(|(_, b)| b.len()).sum::<usize>();
     progress(id, "parsing", 0.0, size as f64);
-    let mut opened = Session::open_files(files, &options);
+    let mut opened = READERS.with(|r| Session::open_files(files, &options, r));
     // A text plan, a state, a plan log or a driftctl report: its reader is a part of its own,
     // loaded now (once per worker), and the file is opened again. Plan JSON never gets here.
-    if readers::take_missed() {
+    if READERS.with(PartReaders::take_missed) {
         progress(id, "part:readers", 0.0, 0.0);
         load_readers().await?;
         clock.lap("readers");
         let files = read_all(id, data, &options, &mut clock).await?;
-        opened = Session::open_files(files, &options);
+        opened = READERS.with(|r| Session::open_files(files, &options, r));
     }
     let session = match opened.map_err(|e| e.to_string())? {
         Opened::Plan(session) => *session,
@@ -211,14 +214,14 @@ async fn read_all(
     Ok(files)
 }
 
-/// Loads the readers' part (`part-readers`) and registers its reader with the library
-/// (`load::readers::set_part`), which calls it synchronously from then on.
+/// Loads the readers' part (`part-readers`) into this worker's readers ([`READERS`]), which call
+/// its export synchronously from then on.
 async fn load_readers() -> Result<(), String> {
     let bindings = part("readers").await?;
     let read = get(&bindings, "read")
         .dyn_into::<js_sys::Function>()
         .map_err(|_| "the readers' part has no reader".to_string())?;
-    readers::set_part(Box::new(move |reader: &str, name: &str, text: &str| {
+    let part = Box::new(move |reader: &str, name: &str, text: &str| {
         let args = js_sys::Array::of3(
             &JsValue::from_str(reader),
             &JsValue::from_str(name),
@@ -228,7 +231,8 @@ async fn load_readers() -> Result<(), String> {
             .map_err(error_message)?
             .as_string()
             .ok_or_else(|| "its answer is not text".to_string())
-    }));
+    });
+    READERS.with(|r| r.load(part));
     Ok(())
 }
 

@@ -1,7 +1,7 @@
-//! The readers' part (`load::readers`, the browser's `part-readers` module): over every file of
-//! ours and of the real corpus, opening it the browser's way — the loader detects, the part's
-//! function (text in, text out) converts, the loader opens its answer — gives the same document as
-//! the readers called directly (natively): text (so values and sensitive marks), rows, source
+//! The readers' part (`planlens::readers_part`, the browser's `part-readers` module): over every
+//! file of ours and of the real corpus, opening it the browser's way — the loader detects, the
+//! part's function (text in, text out) converts, the app's readers open its answer — gives the
+//! same document as the readers called directly (`load::Direct`, natively): text (so values and sensitive marks), rows, source
 //! facts, notes, warnings, the original text, masking, the index the page gets (drift, findings,
 //! outputs, checks), a remask; the same message for every file a reader refuses (Kubernetes
 //! objects included: the part unpacks them); and the same fleet for Kubernetes files opened
@@ -16,8 +16,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use planlens::Document;
-use planlens::fleet::{self, Link};
-use planlens::load::{self, readers};
+use planlens::fleet::{self, FleetReaders, Link};
+use planlens::load::{self, Direct, Readers};
+use planlens::model::mask::Mask;
+use planlens::readers_part::{self, PartReaders};
 use planlens::session::{OpenOptions, Request, Response, Session};
 
 /// Every file under tests/fixtures, as (name relative to it, bytes), sorted.
@@ -88,7 +90,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     all
 }
 
-/// The part's calls, in the order of [`register_part`]'s counts.
+/// The part's calls, in the order of [`loaded_part`]'s counts.
 const CALLS: [&str; 7] = [
     "text_plan",
     "state",
@@ -99,21 +101,31 @@ const CALLS: [&str; 7] = [
     "fleet_link",
 ];
 
-/// Registers the part as the browser's worker does, with the part's own function (what
-/// src/bin/part_readers.rs exports), counting calls per reader.
-fn register_part() -> Rc<Cell<[usize; 7]>> {
+/// Readers with the part loaded as the browser's worker loads it, with the part's own function
+/// (what src/bin/part_readers.rs exports), counting calls per reader.
+fn loaded_part() -> (PartReaders, Rc<Cell<[usize; 7]>>) {
     let calls = Rc::new(Cell::new([0; 7]));
     let counted = calls.clone();
-    readers::set_part(Box::new(move |reader: &str, name: &str, text: &str| {
+    let part = PartReaders::new();
+    part.load(Box::new(move |reader: &str, name: &str, text: &str| {
         let mut c = counted.get();
         let i = (CALLS.iter())
             .position(|r| *r == reader)
             .expect("a known reader");
         c[i] += 1;
         counted.set(c);
-        Ok(fleet::answer_part(reader, name, text))
+        Ok(readers_part::answer(reader, name, text))
     }));
-    calls
+    (part, calls)
+}
+
+/// Reads `bytes` as the loader does, with the built-in mask and `readers`.
+fn load_with(
+    bytes: Vec<u8>,
+    name: &str,
+    readers: &dyn Readers,
+) -> Result<Document, load::LoadError> {
+    load::load_plan_with(bytes, name, &Mask::default(), readers)
 }
 
 fn options(name: &str, user: &[&str]) -> OpenOptions {
@@ -155,9 +167,10 @@ fn facts(doc: &Document) -> String {
 
 /// Opens `bytes` as a session, then remasks it with a user pattern (which reads the file's text
 /// again through the loader): the new index.
-fn remasked(bytes: Vec<u8>, name: &str) -> Option<String> {
-    let mut session = Session::open_bytes(bytes, &options(name, &[])).ok()?;
-    match session.answer(Request::Remask(Box::new(options(name, &["*name*"])))) {
+fn remasked(bytes: Vec<u8>, name: &str, readers: &dyn Readers) -> Option<String> {
+    let mut session = Session::open_bytes(bytes, &options(name, &[]), readers).ok()?;
+    let remask = Request::Remask(Box::new(options(name, &["*name*"])));
+    match session.answer(remask, readers) {
         Response::Opened(index) => Some(serde_json::to_string(&index).unwrap()),
         Response::Failed(e) => Some(format!("failed: {e}")),
         _ => None,
@@ -170,14 +183,12 @@ fn every_file_opens_the_same_through_the_part() {
     let mut refused = 0;
     let mut per_reader = [0usize; 7];
     for (name, bytes) in inputs() {
-        readers::clear_part();
-        let direct = load::load_plan(bytes.clone(), &name);
-        let direct_remask = remasked(bytes.clone(), &name);
-        let calls = register_part();
-        let via = load::load_plan(bytes.clone(), &name);
+        let direct = load_with(bytes.clone(), &name, &Direct);
+        let direct_remask = remasked(bytes.clone(), &name, &Direct);
+        let (part, calls) = loaded_part();
+        let via = load_with(bytes.clone(), &name, &part);
         let used = calls.get();
-        let via_remask = remasked(bytes.clone(), &name);
-        readers::clear_part();
+        let via_remask = remasked(bytes.clone(), &name, &part);
         if used.iter().sum::<usize>() == 0 {
             continue;
         }
@@ -237,9 +248,9 @@ fn kube_files() -> Vec<(String, Vec<u8>)> {
 
 /// Everything a session's open of `files` gives that the page or a link reads: a plan's index, or
 /// a fleet's rows and problems and every row's link file, or the message.
-fn opened(files: Vec<(String, Vec<u8>)>) -> String {
+fn opened(files: Vec<(String, Vec<u8>)>, readers: &dyn FleetReaders) -> String {
     use planlens::session::{Opened, answer_fleet};
-    match Session::open_files(files, &options("opened", &[])) {
+    match Session::open_files(files, &options("opened", &[]), readers) {
         Ok(Opened::Plan(session)) => {
             let index = session.index(None, &BTreeMap::new());
             format!("plan {}", serde_json::to_string(&index).unwrap())
@@ -309,13 +320,12 @@ fn kubernetes_objects_and_fleets_open_the_same_through_the_part() {
     let mut calls = [0usize; 7];
     for files in file_sets() {
         let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-        readers::clear_part();
-        let direct = opened(files.clone());
-        let direct_read = fleet::read_files(files.clone()).map(|r| (r.fleet.index, r.single));
-        let counted = register_part();
-        let via = opened(files.clone());
-        let via_read = fleet::read_files(files).map(|r| (r.fleet.index, r.single));
-        readers::clear_part();
+        let direct = opened(files.clone(), &Direct);
+        let direct_read =
+            fleet::read_files(files.clone(), &Direct).map(|r| (r.fleet.index, r.single));
+        let (part, counted) = loaded_part();
+        let via = opened(files.clone(), &part);
+        let via_read = fleet::read_files(files, &part).map(|r| (r.fleet.index, r.single));
         for (total, n) in calls.iter_mut().zip(counted.get()) {
             *total += n;
         }
@@ -347,9 +357,9 @@ fn kubernetes_objects_and_fleets_open_the_same_through_the_part() {
 #[test]
 fn a_fleet_link_without_its_part_is_a_message() {
     let files = kube_files();
-    let _ = register_part();
-    let read = fleet::read_files(files).unwrap();
-    readers::clear_part();
+    let (part, _) = loaded_part();
+    let read = fleet::read_files(files, &part).unwrap();
+    part.unload();
     let link = (read.fleet.index.rows.iter())
         .flat_map(|r| r.links.iter().map(|(l, _)| *l))
         .next()
@@ -361,15 +371,15 @@ fn a_fleet_link_without_its_part_is_a_message() {
 #[test]
 fn a_broken_answer_is_a_message_not_a_panic() {
     // A part of another build (a stale cache) or a bug: the user is told what to do.
-    readers::set_part(Box::new(|_: &str, _: &str, _: &str| {
+    let part = PartReaders::new();
+    part.load(Box::new(|_: &str, _: &str, _: &str| {
         Ok("not an answer".to_string())
     }));
-    let e = load::load_plan(common::own_fixture("state.json"), "state.json").unwrap_err();
-    readers::set_part(Box::new(|_: &str, _: &str, _: &str| {
+    let e = load_with(common::own_fixture("state.json"), "state.json", &part).unwrap_err();
+    part.load(Box::new(|_: &str, _: &str, _: &str| {
         Err("it trapped".to_string())
     }));
-    let failed = load::load_plan(common::own_fixture("state.json"), "state.json").unwrap_err();
-    readers::clear_part();
+    let failed = load_with(common::own_fixture("state.json"), "state.json", &part).unwrap_err();
     assert!(e.to_string().contains("Reload the page"), "{e}");
     assert!(
         failed
@@ -377,4 +387,27 @@ fn a_broken_answer_is_a_message_not_a_panic() {
             .contains("a Terraform state failed: it trapped"),
         "{failed}"
     );
+}
+
+/// Until the part is loaded, the app's readers refuse what needs it and note the miss, which the
+/// worker acts on (it loads the part and opens the files again); plan JSON never needs it.
+#[test]
+fn without_the_part_a_file_that_needs_it_is_refused_and_the_miss_noted() {
+    let part = PartReaders::new();
+    let plan = load_with(common::own_fixture("blast_radius.json"), "plan.json", &part);
+    assert!(plan.is_ok(), "{:?}", plan.err());
+    assert!(!part.take_missed(), "plan JSON needed the part");
+    let state = load_with(common::own_fixture("state.json"), "state.json", &part).unwrap_err();
+    assert!(
+        matches!(state, load::LoadError::NeedsReaders { .. }),
+        "{state}"
+    );
+    assert!(part.take_missed(), "the miss was not noted");
+    assert!(!part.take_missed(), "the mark was not reset");
+    let fleet = fleet::read_files(kube_files(), &part).unwrap_err();
+    assert!(
+        matches!(fleet, load::LoadError::NeedsReaders { .. }),
+        "{fleet}"
+    );
+    assert!(part.take_missed(), "the fleet's miss was not noted");
 }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use planlens::analysis::Analysis;
 use planlens::checks::check_rows;
 use planlens::diff::diff_change;
+use planlens::load::Direct;
 use planlens::load::fragment::View;
 use planlens::outputs::output_rows;
 use planlens::rules::RuleSet;
@@ -88,11 +89,12 @@ fn the_index_reads_back_to_the_same_views_for_every_input() {
         eprintln!("SKIPPED the real corpus (../shared/fixtures/real is absent); own fixtures only");
     }
     for (name, bytes) in inputs {
-        let mut session =
-            Session::open_bytes(bytes, &options(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let graph: Response =
-            serde_json::from_str(&serde_json::to_string(&session.answer(Request::Graph)).unwrap())
-                .unwrap();
+        let mut session = Session::open_bytes(bytes, &options(&name), &Direct)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let graph: Response = serde_json::from_str(
+            &serde_json::to_string(&session.answer(Request::Graph, &Direct)).unwrap(),
+        )
+        .unwrap();
         let full = session.document();
         let analysis = Analysis::of(full);
         let index = through_json(&session.index(None, &BTreeMap::new()));
@@ -170,7 +172,7 @@ fn the_index_reads_back_to_the_same_views_for_every_input() {
 #[test]
 fn diffs_come_on_request_and_match_the_full_plan() {
     for (name, bytes) in inputs() {
-        let mut session = Session::open_bytes(bytes, &options(&name)).unwrap();
+        let mut session = Session::open_bytes(bytes, &options(&name), &Direct).unwrap();
         let expected: Vec<_> = {
             let doc = session.document();
             doc.rows
@@ -180,7 +182,8 @@ fn diffs_come_on_request_and_match_the_full_plan() {
         };
         for (row, want) in expected.into_iter().enumerate() {
             let answer: Response = serde_json::from_str(
-                &serde_json::to_string(&session.answer(Request::Diff { row: row as u32 })).unwrap(),
+                &serde_json::to_string(&session.answer(Request::Diff { row: row as u32 }, &Direct))
+                    .unwrap(),
             )
             .unwrap();
             match answer {
@@ -194,7 +197,7 @@ fn diffs_come_on_request_and_match_the_full_plan() {
 #[test]
 fn rules_are_evaluated_again_on_request_and_errors_come_back_as_text() {
     let bytes = common::own_fixture("share_secrets.json");
-    let mut session = Session::open_bytes(bytes, &options("share_secrets.json")).unwrap();
+    let mut session = Session::open_bytes(bytes, &options("share_secrets.json"), &Direct).unwrap();
     let rules = r#"
 [[rule]]
 id = "no-deletes"
@@ -206,19 +209,25 @@ message = "{address} is deleted"
         let doc = session.document();
         Analysis::of(doc).evaluate(doc, &RuleSet::parse(rules).unwrap(), &BTreeMap::new())
     };
-    match session.answer(Request::Evaluate {
-        rules: Some(rules.to_string()),
-        labels: BTreeMap::new(),
-        policies: None,
-    }) {
+    match session.answer(
+        Request::Evaluate {
+            rules: Some(rules.to_string()),
+            labels: BTreeMap::new(),
+            policies: None,
+        },
+        &Direct,
+    ) {
         Response::Evaluation(Ok(e)) => assert_eq!(e, expected),
         other => panic!("{other:?}"),
     }
-    match session.answer(Request::Evaluate {
-        rules: Some("[[rule]]\nid = 3".to_string()),
-        labels: BTreeMap::new(),
-        policies: None,
-    }) {
+    match session.answer(
+        Request::Evaluate {
+            rules: Some("[[rule]]\nid = 3".to_string()),
+            labels: BTreeMap::new(),
+            policies: None,
+        },
+        &Direct,
+    ) {
         Response::Evaluation(Err(message)) => assert!(message.contains("line"), "{message}"),
         other => panic!("{other:?}"),
     }
@@ -241,24 +250,27 @@ message = "{address} is deleted"
 fn open_link(link: &str, name: &str) -> Session {
     let fragment = planlens::load::fragment::Fragment::parse(&link[link.find('#').unwrap()..]);
     let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
-    Session::open_text(text, &options(name)).unwrap()
+    Session::open_text(text, &options(name), &Direct).unwrap()
 }
 
 #[test]
 fn share_links_are_made_by_the_session_as_the_core_makes_them() {
     let bytes = common::own_fixture("share_secrets.json");
-    let mut session = Session::open_bytes(bytes, &options("share_secrets.json")).unwrap();
+    let mut session = Session::open_bytes(bytes, &options("share_secrets.json"), &Direct).unwrap();
     let base = "https://example.github.io/planlens/";
     let view = View::default();
     let expected = planlens::share::full_link(base, session.document(), &view);
-    match session.answer(Request::Share {
-        base: base.to_string(),
-        view: Box::new(view),
-        rules: None,
-        labels: BTreeMap::new(),
-        by_address: None,
-        policies: None,
-    }) {
+    match session.answer(
+        Request::Share {
+            base: base.to_string(),
+            view: Box::new(view),
+            rules: None,
+            labels: BTreeMap::new(),
+            by_address: None,
+            policies: None,
+        },
+        &Direct,
+    ) {
         Response::Share {
             full,
             redacted,
@@ -277,11 +289,11 @@ fn share_links_are_made_by_the_session_as_the_core_makes_them() {
 #[test]
 fn remasking_opens_the_same_text_with_other_patterns() {
     let bytes = common::own_fixture("share_secrets.json");
-    let mut session = Session::open_bytes(bytes, &options("share_secrets.json")).unwrap();
+    let mut session = Session::open_bytes(bytes, &options("share_secrets.json"), &Direct).unwrap();
     let before = session.document().masking.masked_by_name;
     let mut other = options("share_secrets.json");
     other.mask_builtin = false;
-    match session.answer(Request::Remask(Box::new(other))) {
+    match session.answer(Request::Remask(Box::new(other)), &Direct) {
         Response::Opened(index) => {
             let doc = index.document().unwrap();
             assert!(!doc.masking.mask.uses_builtin());
@@ -295,16 +307,19 @@ fn remasking_opens_the_same_text_with_other_patterns() {
 #[test]
 fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
     let bytes = common::own_fixture("drift_effects.json");
-    let mut session = Session::open_bytes(bytes, &options("drift_effects.json")).unwrap();
+    let mut session = Session::open_bytes(bytes, &options("drift_effects.json"), &Direct).unwrap();
     let base = "https://example.github.io/planlens/";
-    let Response::Share { redacted, .. } = session.answer(Request::Share {
-        base: base.to_string(),
-        view: Box::default(),
-        rules: None,
-        labels: BTreeMap::new(),
-        by_address: None,
-        policies: None,
-    }) else {
+    let Response::Share { redacted, .. } = session.answer(
+        Request::Share {
+            base: base.to_string(),
+            view: Box::default(),
+            rules: None,
+            labels: BTreeMap::new(),
+            by_address: None,
+            policies: None,
+        },
+        &Direct,
+    ) else {
         panic!("no links");
     };
     // Followed as the browser follows it: fragment → payload → text → a session.
@@ -316,7 +331,7 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
     assert!(!slim.has_values() && slim.missing_values().is_some());
     assert!(Analysis::of(&slim).findings_carried());
     assert!(matches!(
-        link.answer(Request::Diff { row: 0 }),
+        link.answer(Request::Diff { row: 0 }, &Direct),
         Response::Diff(None)
     ));
 }
@@ -328,7 +343,7 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
 fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
     use planlens::policy::{self, PolicyFile};
     let bytes = common::own_fixture("blast_radius.json");
-    let mut session = Session::open_bytes(bytes, &options("blast_radius.json")).unwrap();
+    let mut session = Session::open_bytes(bytes, &options("blast_radius.json"), &Direct).unwrap();
     let policies = vec![PolicyFile::new(
         "deny_delete.rego",
         "package main\n\ndeny contains msg if {\n  some rc in input.resource_changes\n  \"delete\" in rc.change.actions\n  msg := sprintf(\"%s is deleted\", [rc.address])\n}\n",
@@ -338,23 +353,29 @@ fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
         request,
         inputs,
         shapes,
-    } = session.answer(Request::PolicyInputs {
-        policies: policies.clone(),
-        labels: labels.clone(),
-        namespaces: Vec::new(),
-        shape: None,
-    })
+    } = session.answer(
+        Request::PolicyInputs {
+            policies: policies.clone(),
+            labels: labels.clone(),
+            namespaces: Vec::new(),
+            shape: None,
+        },
+        &Direct,
+    )
     else {
         panic!("no inputs");
     };
     assert_eq!(shapes, vec![Some(policy::Shape::Conftest)]);
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     let answer = policy::engine::run_json(&request, &inputs);
-    let Response::Evaluation(Ok(evaluation)) = session.answer(Request::Evaluate {
-        rules: None,
-        labels: labels.clone(),
-        policies: Some(answer.clone()),
-    }) else {
+    let Response::Evaluation(Ok(evaluation)) = session.answer(
+        Request::Evaluate {
+            rules: None,
+            labels: labels.clone(),
+            policies: Some(answer.clone()),
+        },
+        &Direct,
+    ) else {
         panic!("no evaluation");
     };
     let doc = session.document();
@@ -373,14 +394,17 @@ fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
 
     // The share dialog's redacted link carries the policies' findings (their verdict is the
     // page's) without their messages, which may hold values.
-    let Response::Share { redacted, .. } = session.answer(Request::Share {
-        base: "https://example.github.io/planlens/".to_string(),
-        view: Box::default(),
-        rules: None,
-        labels: labels.clone(),
-        by_address: None,
-        policies: Some(answer),
-    }) else {
+    let Response::Share { redacted, .. } = session.answer(
+        Request::Share {
+            base: "https://example.github.io/planlens/".to_string(),
+            view: Box::default(),
+            rules: None,
+            labels: labels.clone(),
+            by_address: None,
+            policies: Some(answer),
+        },
+        &Direct,
+    ) else {
         panic!("no links");
     };
     let link = open_link(&redacted, "blast_radius.json");
@@ -400,29 +424,35 @@ fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
 fn a_policy_that_does_not_compile_gives_errors_and_no_evaluation() {
     use planlens::policy::{self, PolicyFile};
     let bytes = common::own_fixture("blast_radius.json");
-    let mut session = Session::open_bytes(bytes, &options("blast_radius.json")).unwrap();
+    let mut session = Session::open_bytes(bytes, &options("blast_radius.json"), &Direct).unwrap();
     let policies = vec![PolicyFile::new(
         "unsafe.rego",
         "package main\n\ndeny contains msg if {\n  not startswith(x, \"a\")\n  msg := \"m\"\n}\n",
     )];
     let Response::PolicyInputs {
         request, inputs, ..
-    } = session.answer(Request::PolicyInputs {
-        policies,
-        labels: BTreeMap::new(),
-        namespaces: Vec::new(),
-        shape: None,
-    })
+    } = session.answer(
+        Request::PolicyInputs {
+            policies,
+            labels: BTreeMap::new(),
+            namespaces: Vec::new(),
+            shape: None,
+        },
+        &Direct,
+    )
     else {
         panic!("no inputs");
     };
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     let answer = policy::engine::run_json(&request, &inputs);
-    match session.answer(Request::Evaluate {
-        rules: None,
-        labels: BTreeMap::new(),
-        policies: Some(answer),
-    }) {
+    match session.answer(
+        Request::Evaluate {
+            rules: None,
+            labels: BTreeMap::new(),
+            policies: Some(answer),
+        },
+        &Direct,
+    ) {
         Response::Evaluation(Err(message)) => {
             assert!(message.contains("unsafe.rego:4"), "{message}")
         }
@@ -435,29 +465,40 @@ fn a_policy_that_does_not_compile_gives_errors_and_no_evaluation() {
 fn policies_are_not_run_on_a_state_or_a_redacted_link() {
     use planlens::policy::PolicyFile;
     let ask = |session: &mut Session| {
-        session.answer(Request::PolicyInputs {
-            policies: vec![PolicyFile::new("p.rego", "package main\n")],
-            labels: BTreeMap::new(),
-            namespaces: Vec::new(),
-            shape: None,
-        })
+        session.answer(
+            Request::PolicyInputs {
+                policies: vec![PolicyFile::new("p.rego", "package main\n")],
+                labels: BTreeMap::new(),
+                namespaces: Vec::new(),
+                shape: None,
+            },
+            &Direct,
+        )
     };
-    let mut state =
-        Session::open_bytes(common::own_fixture("state.json"), &options("state.json")).unwrap();
+    let mut state = Session::open_bytes(
+        common::own_fixture("state.json"),
+        &options("state.json"),
+        &Direct,
+    )
+    .unwrap();
     assert!(matches!(ask(&mut state), Response::Failed(m) if m.contains("state")));
     let mut plan = Session::open_bytes(
         common::own_fixture("drift_effects.json"),
         &options("d.json"),
+        &Direct,
     )
     .unwrap();
-    let Response::Share { redacted, .. } = plan.answer(Request::Share {
-        base: "https://example.github.io/planlens/".to_string(),
-        view: Box::default(),
-        rules: None,
-        labels: BTreeMap::new(),
-        by_address: None,
-        policies: None,
-    }) else {
+    let Response::Share { redacted, .. } = plan.answer(
+        Request::Share {
+            base: "https://example.github.io/planlens/".to_string(),
+            view: Box::default(),
+            rules: None,
+            labels: BTreeMap::new(),
+            by_address: None,
+            policies: None,
+        },
+        &Direct,
+    ) else {
         panic!("no links");
     };
     let mut link = open_link(&redacted, "d.json");
@@ -483,6 +524,7 @@ fn files_open_as_a_fleet_or_as_one_document() {
             kube("state-secret.json"),
         ],
         &options("fleet"),
+        &Direct,
     )
     .unwrap();
     let Opened::Fleet(fleet) = opened else {
@@ -499,16 +541,16 @@ fn files_open_as_a_fleet_or_as_one_document() {
         panic!("no file");
     };
     // The file opens as the plan it holds, like any file.
-    let plan = Session::open_text(text, &options(&name)).unwrap();
+    let plan = Session::open_text(text, &options(&name), &Direct).unwrap();
     assert!(!plan.document().rows.is_empty());
 
     // One Terraform object list alone is a fleet too; one plan file is its document.
     assert!(matches!(
-        Session::open_files(vec![kube("terraforms.json")], &options("t")).unwrap(),
+        Session::open_files(vec![kube("terraforms.json")], &options("t"), &Direct).unwrap(),
         Opened::Fleet(_)
     ));
     assert!(matches!(
-        Session::open_files(vec![kube("plan-secret.json")], &options("p")).unwrap(),
+        Session::open_files(vec![kube("plan-secret.json")], &options("p"), &Direct).unwrap(),
         Opened::Plan(_)
     ));
     let plan = (
@@ -516,7 +558,7 @@ fn files_open_as_a_fleet_or_as_one_document() {
         common::own_fixture("blast_radius.json"),
     );
     assert!(matches!(
-        Session::open_files(vec![plan.clone()], &options("r")).unwrap(),
+        Session::open_files(vec![plan.clone()], &options("r"), &Direct).unwrap(),
         Opened::Plan(_)
     ));
     // A plan Secret and its state Secret in two files open as the plan, as one file holding
@@ -524,13 +566,14 @@ fn files_open_as_a_fleet_or_as_one_document() {
     let Opened::Plan(both) = Session::open_files(
         vec![kube("plan-secret.json"), kube("state-secret.json")],
         &options("b"),
+        &Direct,
     )
     .unwrap() else {
         panic!("a plan and its state did not open as the plan");
     };
     assert!(!both.document().source.is_state());
     // Two plans are no fleet: the message says so.
-    let Err(e) = Session::open_files(vec![plan.clone(), plan], &options("r")) else {
+    let Err(e) = Session::open_files(vec![plan.clone(), plan], &options("r"), &Direct) else {
         panic!("two plans opened as something");
     };
     assert!(
@@ -548,6 +591,7 @@ fn files_open_as_a_fleet_or_as_one_document() {
             ),
         ],
         &options("m"),
+        &Direct,
     ) else {
         panic!("a plan beside a Secret opened as something");
     };

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use planlens::Summary;
 use planlens::analysis::Analysis;
+use planlens::load::Direct;
 use planlens::model::mask::Mask;
 use planlens::model::{Document, RowSource};
 use planlens::rules::RuleSet;
@@ -79,7 +80,7 @@ fn labels() -> BTreeMap<String, String> {
 
 /// Opens bytes as the app does (the one entry point the CLI and the session use).
 fn open(data: &[u8]) -> Option<Session> {
-    Session::open_bytes(data.to_vec(), &options()).ok()
+    Session::open_bytes(data.to_vec(), &options(), &Direct).ok()
 }
 
 /// What the list shows of every row: address, action, where it comes from.
@@ -285,7 +286,7 @@ pub fn link(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = planlens::load::fragment::Fragment::parse(&text);
     if let Ok(plan) = planlens::load::link::decode(text.trim()) {
-        let _ = Session::open_text(plan, &options());
+        let _ = Session::open_text(plan, &options(), &Direct);
     }
     let payload = planlens::load::link::encode(&text);
     assert_eq!(
@@ -576,7 +577,7 @@ fn planned_rows(doc: &Document) -> Vec<String> {
 /// reaches the full link, the redacted link or the comment; the full link reopens as the same
 /// plan and the redacted link with the same rows; every analysis and writer runs.
 pub fn structured(case: &Case) {
-    let session = Session::open_bytes(case.plan.clone().into_bytes(), &options())
+    let session = Session::open_bytes(case.plan.clone().into_bytes(), &options(), &Direct)
         .unwrap_or_else(|e| panic!("a generated plan is refused: {e}\n{}", case.plan));
     let doc = session.document();
     let mut generated: Vec<String> = (case.changes.iter())

@@ -2,20 +2,19 @@
 //! `terraform plan -json` logs, driftctl reports, Flux's Terraform controller's Kubernetes objects
 //! and the fleet they make) as a lazily loaded part of the browser app
 //! (`part-readers.js` and `part-readers_bg.wasm`, built by Trunk as a worker module, index.html).
-//! The plan's worker (src/worker.rs) loads it the first time such a file is opened and registers
-//! [`read`] with `load::readers::set_part`; the first-visit module only detects these files.
-//! Natively this binary does nothing: the CLI calls the readers itself.
+//! The plan's worker (src/worker.rs) loads it the first time such a file is opened and calls
+//! [`read`] through its readers (`readers_part::PartReaders`); the first-visit module only
+//! detects these files. Natively this binary does nothing: the CLI calls the readers itself.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
-/// (reader's name, file name, text) → the reader's answer (`fleet::answer_part`: the fleet's
-/// calls, else `load::readers::answer`: a head line, then the converted plan's, the stored plan's
-/// or state's, or a fleet link's text).
+/// (call's name, file name, text) → the answer (`readers_part::answer`: a head line, then the
+/// converted plan's, the stored plan's or state's, or a fleet link's text).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
 pub fn read(reader: &str, name: &str, text: &str) -> String {
-    planlens::fleet::answer_part(reader, name, text)
+    planlens::readers_part::answer(reader, name, text)
 }
 
 fn main() {

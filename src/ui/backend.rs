@@ -24,6 +24,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::js::{error_message, field as get};
+use crate::readers_part::PartReaders;
 use crate::session::{Index, OpenOptions, Request, Response, Session};
 
 /// What to open.
@@ -510,6 +511,8 @@ async fn open_here(
     options: OpenOptions,
     on: OnProgress,
 ) -> Result<Opened, String> {
+    // The readers' part is loaded only in a worker: here a file that needs it is refused.
+    let readers = PartReaders::new();
     let session = match input {
         Input::File(file) => {
             let size = file.size();
@@ -526,10 +529,14 @@ async fn open_here(
                 let _ = window().request_animation_frame(&resolve);
             });
             let _ = JsFuture::from(painted).await;
-            Session::open_bytes(js_sys::Uint8Array::new(&buffer).to_vec(), &options)
+            Session::open_bytes(
+                js_sys::Uint8Array::new(&buffer).to_vec(),
+                &options,
+                &readers,
+            )
         }
-        Input::Bytes(bytes) => Session::open_bytes(bytes, &options),
-        Input::Text(text) => Session::open_text(text, &options),
+        Input::Bytes(bytes) => Session::open_bytes(bytes, &options, &readers),
+        Input::Text(text) => Session::open_text(text, &options, &readers),
         Input::Files(_) => {
             return Err(
                 "Opening several files at once needs a Web Worker, which this browser \
@@ -602,7 +609,7 @@ pub async fn ask(request: Request) -> Result<Response, String> {
     });
     match worker {
         None => CURRENT.with(|c| match &mut *c.borrow_mut() {
-            Some(Backend::Local(session)) => Ok(session.answer(request)),
+            Some(Backend::Local(session)) => Ok(session.answer(request, &PartReaders::new())),
             _ => Err("no plan is open".to_string()),
         }),
         Some(Err(message)) => Err(message),

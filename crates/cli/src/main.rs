@@ -26,7 +26,7 @@ use planlens_changes::drift::Drift;
 use planlens_graph::EdgeSource;
 use planlens_graph::export::opening_svg;
 use planlens_load::fragment::View;
-use planlens_load::load_plan_with;
+use planlens_load::{Direct, load_plan_with};
 use planlens_model::findings::Verdict;
 use planlens_model::mask::Mask;
 use planlens_model::source::{DriftctlFacts, Source};
@@ -606,7 +606,7 @@ fn open(path: &str, mask: &Mask) -> Result<Document, String> {
     let name = std::path::Path::new(path)
         .file_name()
         .map_or(path.into(), |n| n.to_string_lossy());
-    load_plan_with(bytes, &name, mask).map_err(|e| format!("{path}: {e}"))
+    load_plan_with(bytes, &name, mask, &Direct).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Opens a plan for a subcommand, printing what went wrong (exit code 3) or the load warnings.

@@ -10,6 +10,7 @@ use std::process::Command;
 
 use planlens::Summary;
 use planlens::fleet::{Attention, Fleet, FleetFilter, Link, reason_words};
+use planlens::load::Direct;
 use planlens::model::Source;
 use planlens::model::mask::Mask;
 
@@ -218,13 +219,13 @@ fn a_row_links_to_the_plan_and_state_given_with_it_and_opens_them() {
         web.links
     );
     assert!(web.links[0].1.contains("(4 chunks)"), "{:?}", web.links);
-    let plan = f.open(kinds[0], &Mask::default()).unwrap();
+    let plan = f.open(kinds[0], &Mask::default(), &Direct).unwrap();
     let direct = common::load_own("blast_radius.json");
     assert_eq!(
         Summary::of(&plan).sentence(),
         Summary::of(&direct).sentence()
     );
-    let state = f.open(kinds[1], &Mask::default()).unwrap();
+    let state = f.open(kinds[1], &Mask::default(), &Direct).unwrap();
     assert!(matches!(state.source, Source::State(_)));
 
     let edge = row(&f, "team-b/edge");
@@ -234,7 +235,7 @@ fn a_row_links_to_the_plan_and_state_given_with_it_and_opens_them() {
         "{:?}",
         edge.links
     );
-    let drift = f.open(kinds[1], &Mask::default()).unwrap();
+    let drift = f.open(kinds[1], &Mask::default(), &Direct).unwrap();
     assert!(matches!(drift.source, Source::TextPlan(_)));
     assert_eq!(drift.rows.len(), 2);
     assert!(f.unclaimed.is_empty(), "{:?}", f.unclaimed);
@@ -247,7 +248,7 @@ fn a_link_as_a_file_opens_the_same_document() {
     let mut seen = 0;
     for row in &f.rows {
         for (link, _) in &row.links {
-            let direct = f.open(*link, &Mask::default()).unwrap();
+            let direct = f.open(*link, &Mask::default(), &Direct).unwrap();
             let (name, text) = f.link_file(*link).unwrap();
             let doc = planlens::load_plan(text.clone().into_bytes(), &name).unwrap();
             assert_eq!(doc.source.kind(), direct.source.kind(), "{link:?}");
@@ -279,7 +280,7 @@ fn chunks_given_in_different_files_are_joined() {
     let f = Fleet::read(files);
     let (link, label) = &f.rows[0].links[0];
     assert!(label.contains("(4 chunks)"), "{label}");
-    let doc = f.open(*link, &Mask::default()).unwrap();
+    let doc = f.open(*link, &Mask::default(), &Direct).unwrap();
     assert_eq!(
         doc.rows.len(),
         common::load_own("blast_radius.json").rows.len()

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use planlens::analysis::Analysis;
+use planlens::load::Direct;
 use planlens::model::mask::Mask;
 use serde_json::Value;
 
@@ -419,7 +420,7 @@ fn a_plan_without_marks_is_known_to_have_none() {
 fn user_patterns_mask_more_and_the_builtin_ones_can_be_turned_off() {
     let text = common::own_fixture("tf0_14_unmarked_secrets.json");
     let mine = Mask::new(true, &["identifier".to_string()]);
-    let doc = planlens::load::load_plan_with(text.clone(), "t", &mine).unwrap();
+    let doc = planlens::load::load_plan_with(text.clone(), "t", &mine, &Direct).unwrap();
     let row = doc
         .rows
         .iter()
@@ -428,7 +429,7 @@ fn user_patterns_mask_more_and_the_builtin_ones_can_be_turned_off() {
     let tree = format!("{:?}", planlens::diff::diff_change(&doc.change(row).change));
     assert!(!tree.contains("orders\""), "{tree}");
     let none = Mask::new(false, &[]);
-    let doc = planlens::load::load_plan_with(text, "t", &none).unwrap();
+    let doc = planlens::load::load_plan_with(text, "t", &none, &Direct).unwrap();
     let tree = format!("{:?}", planlens::diff::diff_change(&doc.change(row).change));
     assert!(tree.contains("SECRET-variable-pw-0141"), "nothing masked");
 }

@@ -15,7 +15,7 @@ use planlens::analysis::Analysis;
 use planlens::diff::{DiffNode, NodeChange, Side, diff_change};
 use planlens::graph::DepGraph;
 use planlens::load::state::{is_state_text, read_state};
-use planlens::load::{load_plan, load_plan_text};
+use planlens::load::{Direct, load_plan, load_plan_text};
 use planlens::model::findings::Verdict;
 use planlens::model::source::StateFacts;
 use planlens::model::summary::Planning;
@@ -323,7 +323,7 @@ fn the_page_gets_a_state_through_the_worker_index() {
         rules: None,
         labels: BTreeMap::new(),
     };
-    let session = Session::open_bytes(common::own_fixture(MODULES), &options).unwrap();
+    let session = Session::open_bytes(common::own_fixture(MODULES), &options, &Direct).unwrap();
     let mut index = session.index(None, &BTreeMap::new());
     // The file itself comes back for a reload (as a plan's does); everything else is values-free.
     assert!(index.kept.take().is_some());

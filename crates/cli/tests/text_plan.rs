@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use common::builtin_evaluation as evaluate;
+use planlens::load::Direct;
 use planlens::load::text_plan;
 use planlens::model::source::Source;
 use planlens::model::summary::Summary;
@@ -626,7 +627,7 @@ fn the_session_index_carries_the_text_plan_facts() {
         rules: None,
         labels: BTreeMap::new(),
     };
-    let session = planlens::session::Session::open_bytes(bytes, &options).unwrap();
+    let session = planlens::session::Session::open_bytes(bytes, &options, &Direct).unwrap();
     let index = session.index(None, &BTreeMap::new());
     let index: planlens::session::Index =
         serde_json::from_str(&serde_json::to_string(&index).unwrap()).unwrap();

@@ -9,20 +9,20 @@
 //! the same files. Rows are sorted by what needs a human first ([`Attention`]); [`FleetFilter`]
 //! narrows and searches them. Pure: no clock, no I/O.
 //!
-//! Reading the files is not part of the browser's first-visit module: [`read_files`] (what a
-//! session opens) reads them through the readers' part (`load::readers`, the part's
-//! [`answer_part`]), which keeps the [`Fleet`] and gives the rows ([`FleetIndex`]) and, on request,
-//! a row's plan or state as a file ([`OpenFleet::link_file`]); natively it reads them directly.
+//! Reading the files is not part of the browser's first-visit module, so a session reads them
+//! with the [`FleetReaders`] its caller gives ([`read_files`]): natively [`Direct`], which reads
+//! them here and keeps the [`Fleet`] for its links ([`LinkFiles`]); in the browser the app's
+//! readers, which ask the readers' part, where the fleet is kept. Either way the session gets the
+//! rows ([`FleetIndex`]) and, on request, a row's plan or state as a file
+//! ([`OpenFleet::link_file`]).
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use planlens_load::decode;
 use planlens_load::kube::{self, Objects, PlanFormat, Stored, Terraform, Unpacked};
-use planlens_load::readers::{self, Reader, StoredHead};
-use planlens_load::{self, LoadError};
+use planlens_load::{self, Direct, LoadError, Readers};
 use planlens_model::mask::Mask;
 use planlens_model::source::TextSummary;
 use planlens_model::{Action, Document};
@@ -425,26 +425,84 @@ impl Fleet {
         Some((link_name(stored), text))
     }
 
-    /// Opens a row's link as a document, with the secret-name mask, for every view.
-    pub fn open(&self, link: Link, mask: &Mask) -> Result<Document, LoadError> {
+    /// Opens a row's link as a document, with the secret-name mask (a text plan or state
+    /// converted by `readers`), for every view.
+    pub fn open(
+        &self,
+        link: Link,
+        mask: &Mask,
+        readers: &dyn Readers,
+    ) -> Result<Document, LoadError> {
         let stored = self.stored(link).ok_or_else(|| LoadError::Controller {
             message: "That plan or state is not among the opened files.".to_string(),
         })?;
-        planlens_load::load_stored_with(stored, &link_name(stored), mask)
+        planlens_load::load_stored_with(stored, &link_name(stored), mask, readers)
     }
 }
 
-/// A fleet opened by a session: the rows the page shows, and its rows' files, asked of the
-/// readers' part that read and keeps it (or, natively without the part, of the fleet held here).
-#[derive(Debug)]
+/// How a session reads files opened together as a fleet (and, through [`Readers`], a file that
+/// is a document): natively [`Direct`], in the browser the app's readers, which ask the readers'
+/// part (src/readers_part.rs). Every implementation gives the same rows, problems, link files and
+/// messages (tests/readers_part.rs).
+pub trait FleetReaders: Readers {
+    /// Decoded files → their fleet, and what they open as when they hold no workspace. Files
+    /// that cannot be read are problems in the fleet, never an error.
+    fn fleet(&self, files: Decoded) -> Result<FleetRead, LoadError>;
+}
+
+impl FleetReaders for Direct {
+    fn fleet(&self, files: Decoded) -> Result<FleetRead, LoadError> {
+        let fleet = Fleet::read_decoded(files);
+        Ok(FleetRead {
+            single: fleet.single(),
+            fleet: OpenFleet {
+                index: fleet.index(),
+                files: Box::new(fleet),
+            },
+        })
+    }
+}
+
+/// Where the files of a fleet's links come from: the [`Fleet`] itself, or whatever keeps it (in
+/// the browser, the readers' part).
+pub trait LinkFiles {
+    /// A row's link as a file to open ([`Fleet::link_file`]); `None` when the fleet has no such
+    /// link.
+    fn link_file(&self, link: Link) -> Result<Option<(String, String)>, LoadError>;
+}
+
+impl LinkFiles for Fleet {
+    fn link_file(&self, link: Link) -> Result<Option<(String, String)>, LoadError> {
+        Ok(Fleet::link_file(self, link))
+    }
+}
+
+/// A fleet opened by a session: the rows the page shows, and where its rows' files come from.
 pub struct OpenFleet {
     /// The rows and problems.
     pub index: FleetIndex,
-    #[cfg(not(target_arch = "wasm32"))]
-    held: Option<Box<Fleet>>,
+    /// Where its links' files come from.
+    pub files: Box<dyn LinkFiles>,
 }
 
-/// [`read_files`]' answer: the fleet, and what the files open as when they hold no workspace.
+impl std::fmt::Debug for OpenFleet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenFleet")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenFleet {
+    /// A row's link as a file to open ([`Fleet::link_file`]); `None` when the fleet has no
+    /// such link.
+    pub fn link_file(&self, link: Link) -> Result<Option<(String, String)>, LoadError> {
+        self.files.link_file(link)
+    }
+}
+
+/// [`FleetReaders::fleet`]'s answer: the fleet, and what the files open as when they hold no
+/// workspace.
 #[derive(Debug)]
 pub struct FleetRead {
     /// The fleet (no rows when the files hold no workspace).
@@ -453,150 +511,13 @@ pub struct FleetRead {
     pub single: Option<Result<Unpacked, LoadError>>,
 }
 
-/// The first line of the part's answers to the fleet's calls; a stored thing's or a link's text
-/// follows it.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Head {
-    /// The fleet's rows, and [`Fleet::single`] (its text follows the line).
-    Fleet {
-        index: FleetIndex,
-        single: Option<Result<StoredHead, String>>,
-    },
-    /// A link's file (its text follows the line), or none.
-    File { name: Option<String> },
-    /// The call could not be answered.
-    Refused { message: String },
-}
-
-thread_local! {
-    /// The fleet the part read last (in the browser, the part's instance in the fleet's worker).
-    static IN_PART: RefCell<Option<Fleet>> = const { RefCell::new(None) };
-}
-
-/// Reads files (name, bytes) opened together as a fleet: through the readers' part when one is
-/// registered, else directly (natively) or not at all (in the browser,
-/// [`LoadError::NeedsReaders`]: the worker loads the part and opens the files again). Files that
-/// cannot be read are problems in the fleet, never an error.
-pub fn read_files(files: Vec<(String, Vec<u8>)>) -> Result<FleetRead, LoadError> {
-    let files = decode_files(files);
-    // Strings and results of strings: writing them cannot fail.
-    let json = serde_json::to_string(&files).unwrap_or_default();
-    match readers::call_part(Reader::Fleet, "", &json) {
-        Some(answer) => match readers::split_answer(answer?)? {
-            (Head::Fleet { index, single }, text) => Ok(FleetRead {
-                single: single.map(|s| match s {
-                    Ok(head) => head.unpacked(text),
-                    Err(message) => Err(LoadError::Reader { message }),
-                }),
-                fleet: OpenFleet {
-                    index,
-                    #[cfg(not(target_arch = "wasm32"))]
-                    held: None,
-                },
-            }),
-            (Head::Refused { message }, _) => Err(LoadError::Reader { message }),
-            (Head::File { .. }, _) => Err(readers::garbled("it answered with a file".to_string())),
-        },
-        None => read_without_part(files),
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn read_without_part(files: Decoded) -> Result<FleetRead, LoadError> {
-    let fleet = Fleet::read_decoded(files);
-    Ok(FleetRead {
-        single: fleet.single(),
-        fleet: OpenFleet {
-            index: fleet.index(),
-            held: Some(Box::new(fleet)),
-        },
-    })
-}
-
-#[cfg(target_arch = "wasm32")]
-fn read_without_part(_files: Decoded) -> Result<FleetRead, LoadError> {
-    readers::missed(Reader::Fleet)
-}
-
-impl OpenFleet {
-    /// A row's link as a file to open ([`Fleet::link_file`]); `None` when the fleet has no
-    /// such link.
-    pub fn link_file(&self, link: Link) -> Result<Option<(String, String)>, LoadError> {
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(fleet) = &self.held {
-            return Ok(fleet.link_file(link));
-        }
-        // A `Link` is two small fields: writing it cannot fail.
-        let json = serde_json::to_string(&link).unwrap_or_default();
-        let Some(answer) = readers::call_part(Reader::FleetLink, "", &json) else {
-            return Err(LoadError::Reader {
-                message: "The fleet's reader is no longer loaded: open the files again."
-                    .to_string(),
-            });
-        };
-        match readers::split_answer(answer?)? {
-            (Head::File { name }, text) => Ok(name.map(|name| (name, text))),
-            (Head::Refused { message }, _) => Err(LoadError::Reader { message }),
-            (Head::Fleet { .. }, _) => {
-                Err(readers::garbled("it answered with a fleet".to_string()))
-            }
-        }
-    }
-}
-
-/// The part's entry point (src/bin/part_readers.rs): the fleet's calls ([`Reader::Fleet`]: the
-/// JSON of [`Decoded`] files → the fleet, kept for [`Reader::FleetLink`]: the JSON of a [`Link`]
-/// → its file), and every other reader's through [`readers::answer`]. Never fails: an error is
-/// part of the answer.
-pub fn answer_part(reader: &str, name: &str, text: &str) -> String {
-    let head = match Reader::from_name(reader) {
-        Some(Reader::Fleet) => match serde_json::from_str::<Decoded>(text) {
-            Ok(files) => {
-                let fleet = Fleet::read_decoded(files);
-                let (single, after) = match fleet.single() {
-                    Some(Ok(unpacked)) => {
-                        let (head, text) = StoredHead::of(unpacked);
-                        (Some(Ok(head)), text)
-                    }
-                    Some(Err(e)) => (Some(Err(e.to_string())), String::new()),
-                    None => (None, String::new()),
-                };
-                let mut out = readers::head_line(&Head::Fleet {
-                    index: fleet.index(),
-                    single,
-                });
-                out.push_str(&after);
-                IN_PART.with(|f| *f.borrow_mut() = Some(fleet));
-                return out;
-            }
-            Err(e) => Head::Refused {
-                message: format!("Planlens' fleet reader was sent files it cannot read ({e})"),
-            },
-        },
-        Some(Reader::FleetLink) => match serde_json::from_str::<Link>(text) {
-            Ok(link) => {
-                let file = IN_PART.with(|f| f.borrow().as_ref().map(|f| f.link_file(link)));
-                match file {
-                    Some(file) => {
-                        let (name, text) = file.unzip();
-                        let mut out = readers::head_line(&Head::File { name });
-                        out.push_str(&text.unwrap_or_default());
-                        return out;
-                    }
-                    None => Head::Refused {
-                        message: "This fleet's files are no longer read: open them again."
-                            .to_string(),
-                    },
-                }
-            }
-            Err(e) => Head::Refused {
-                message: format!("Planlens' fleet reader was sent a link it cannot read ({e})"),
-            },
-        },
-        _ => return readers::answer(reader, name, text),
-    };
-    readers::head_line(&head)
+/// Reads files (name, bytes) opened together as a fleet with `readers`: decoded here (gzip,
+/// UTF-16, …), read by `readers`.
+pub fn read_files(
+    files: Vec<(String, Vec<u8>)>,
+    readers: &dyn FleetReaders,
+) -> Result<FleetRead, LoadError> {
+    readers.fleet(decode_files(files))
 }
 
 /// The name a link's document is shown as.

@@ -142,15 +142,15 @@ pub enum LoadError {
     NeedsYamlReader,
     /// In the browser, a file one of the readers of `load::readers` reads (a text plan, a state,
     /// a plan log, a driftctl report, Kubernetes objects, files opened as a fleet) while the
-    /// lazily loaded `part-readers` is not loaded: the plan's worker loads it and opens the file
-    /// again (`load::readers::take_missed`), so a user sees this only where the part cannot be
-    /// loaded. Native builds never return it.
+    /// lazily loaded `part-readers` is not loaded: the app's readers return it, and the plan's
+    /// worker then loads the part and opens the file again, so a user sees this only where the
+    /// part cannot be loaded. [`crate::Direct`] never returns it.
     NeedsReaders {
         /// What the file is, e.g. "a Terraform state".
         what: &'static str,
     },
     /// A reader's refusal as the `part-readers` module wrote it: the message of the [`LoadError`]
-    /// the reader gave, word for word (`load::readers`).
+    /// the reader gave, word for word (the app's readers, src/readers_part.rs).
     Reader {
         /// The whole message.
         message: String,

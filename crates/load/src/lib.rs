@@ -3,8 +3,9 @@
 //! Detects what a file is: a plan, a `terraform plan -json` log, a driftctl report or a Terraform
 //! state (all converted to the plan model, see [`plan_log`], [`driftctl`] and [`state`]; a state
 //! is never judged), or something Planlens refuses plainly (a provider schema, other JSON). Plans are detected in the same single parse that
-//! reads them. Never panics on any input. The conversions go through [`readers`], so that in the
-//! browser they are a lazily loaded part; detection stays here.
+//! reads them. Never panics on any input. The conversions go through the [`Readers`] the caller
+//! gives ([`readers::Direct`] natively; in the browser the app's, which ask a lazily loaded part);
+//! detection stays here.
 
 mod converted;
 pub mod decode;
@@ -31,6 +32,7 @@ pub use error::{LoadError, MAX_FILE_BYTES, NotAPlan};
 use planlens_model::mask::Mask;
 use planlens_model::{Document, Plan, Source};
 use readers::Reader;
+pub use readers::{Direct, Readers};
 
 /// What a file picker offers (an `accept` attribute): the names every input the loader reads is
 /// usually saved under — plan JSON, states and driftctl reports (`.json`, `.tfstate`,
@@ -46,29 +48,44 @@ pub const FILE_TYPES: &str = ".json,.jsonl,.log,.txt,.md,.tfstate,.backup,.yaml,
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
 
 /// Reads a file's bytes as a plan, masking values under secret-like keys with the built-in
-/// patterns ([`Mask::default`]). `name` is the file name, for messages and the title.
+/// patterns ([`Mask::default`]) and reading other inputs with [`Direct`]. `name` is the file
+/// name, for messages and the title. Native only: in the browser the readers are the app's
+/// ([`load_plan_with`]).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
-    load_plan_with(bytes, name, &Mask::default())
+    load_plan_with(bytes, name, &Mask::default(), &Direct)
 }
 
-/// Reads a file's bytes as a plan, masking values under keys `mask` matches ([`mask::apply`]).
-pub fn load_plan_with(bytes: Vec<u8>, name: &str, mask: &Mask) -> Result<Document, LoadError> {
-    read_bytes(bytes, name).and_then(|doc| mask::apply(doc, mask))
+/// Reads a file's bytes as a plan, masking values under keys `mask` matches ([`mask::apply`]);
+/// a file that is not plan JSON is converted by `readers`.
+pub fn load_plan_with(
+    bytes: Vec<u8>,
+    name: &str,
+    mask: &Mask,
+    readers: &dyn Readers,
+) -> Result<Document, LoadError> {
+    read_bytes(bytes, name, readers).and_then(|doc| mask::apply(doc, mask))
 }
 
 /// Reads text (a pasted plan, or a file already decoded) as a plan, a plan log or a driftctl
-/// report, with the built-in secret-name mask.
+/// report, with the built-in secret-name mask and [`Direct`]. Native only, as [`load_plan`].
+#[cfg(not(target_arch = "wasm32"))]
 pub fn load_plan_text(text: String, name: &str) -> Result<Document, LoadError> {
-    load_plan_text_with(text, name, &Mask::default())
+    load_plan_text_with(text, name, &Mask::default(), &Direct)
 }
 
-/// [`load_plan_text`] with `mask`.
-pub fn load_plan_text_with(text: String, name: &str, mask: &Mask) -> Result<Document, LoadError> {
-    read_text(text, name).and_then(|doc| mask::apply(doc, mask))
+/// [`load_plan_text`] with `mask` and `readers`.
+pub fn load_plan_text_with(
+    text: String,
+    name: &str,
+    mask: &Mask,
+    readers: &dyn Readers,
+) -> Result<Document, LoadError> {
+    read_text(text, name, readers).and_then(|doc| mask::apply(doc, mask))
 }
 
 /// Bytes → a document, before masking.
-fn read_bytes(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
+fn read_bytes(bytes: Vec<u8>, name: &str, readers: &dyn Readers) -> Result<Document, LoadError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(LoadError::TooLarge {
             bytes: bytes.len(),
@@ -76,7 +93,7 @@ fn read_bytes(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
         });
     }
     let decode::Decoded { text, mut notes } = decode::decode(bytes)?;
-    let mut doc = read_decoded(text, name)?;
+    let mut doc = read_decoded(text, name, readers)?;
     // The file's own decoding first, then what a reader undid inside it (a Secret's gzip).
     notes.append(&mut doc.notes);
     doc.notes = notes;
@@ -85,12 +102,12 @@ fn read_bytes(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
 
 /// Text → a document, before masking. Text goes through the same [`decode`] step as a file's
 /// bytes, so pasted wrapper output opens too.
-fn read_text(text: String, name: &str) -> Result<Document, LoadError> {
-    read_bytes(text.into_bytes(), name)
+fn read_text(text: String, name: &str, readers: &dyn Readers) -> Result<Document, LoadError> {
+    read_bytes(text.into_bytes(), name, readers)
 }
 
 /// Decoded text → a document, before masking.
-fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
+fn read_decoded(text: String, name: &str, readers: &dyn Readers) -> Result<Document, LoadError> {
     if text.trim().is_empty() {
         return Err(LoadError::Empty);
     }
@@ -105,17 +122,17 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         return redacted::read(text, name);
     }
     if plan_log::looks_like_plan_log(&text) {
-        return readers::read(Reader::PlanLog, text, name);
+        return readers.document(Reader::PlanLog, text, name);
     }
     if yaml::looks_like_kube_yaml(&text) {
-        return load_kube(&text, name);
+        return load_kube(&text, name, readers);
     }
     let mut doc = match Document::parse(text, name.to_string()) {
         Ok(doc) => doc,
         Err((text, e)) => {
             // Not JSON but a human-readable plan (`load::text_plan`).
             if !text.trim_start().starts_with('{') && text_plan::looks_like_text_plan(&text) {
-                return readers::read(Reader::TextPlan, text, name);
+                return readers.document(Reader::TextPlan, text, name);
             }
             // Text that says what it is (an apply's output, another Atlantis comment, driftctl's
             // text): say so, not "not JSON".
@@ -126,13 +143,13 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
             }
             return match explain_parse_error(&text, e) {
                 LoadError::NotAPlan(NotAPlan::PlanLog) => {
-                    readers::read(Reader::PlanLog, text, name)
+                    readers.document(Reader::PlanLog, text, name)
                 }
                 LoadError::NotAPlan(NotAPlan::Driftctl) => {
-                    readers::read(Reader::Driftctl, text, name)
+                    readers.document(Reader::Driftctl, text, name)
                 }
                 LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState) => {
-                    open_state(text, name)
+                    open_state(text, name, readers)
                 }
                 other => Err(other),
             };
@@ -152,14 +169,14 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
     match classify_plan(doc.plan(), doc.text(), &mut warnings) {
         Ok(()) => {}
         Err(LoadError::NotAPlan(NotAPlan::PlanLog)) => {
-            return readers::read(Reader::PlanLog, doc.text().to_string(), name);
+            return readers.document(Reader::PlanLog, doc.text().to_string(), name);
         }
         Err(LoadError::NotAPlan(NotAPlan::Driftctl)) => {
-            return readers::read(Reader::Driftctl, doc.text().to_string(), name);
+            return readers.document(Reader::Driftctl, doc.text().to_string(), name);
         }
         // States open as a state view, never judged (`load::state`).
         Err(LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState)) => {
-            return open_state(doc.text().to_string(), name);
+            return open_state(doc.text().to_string(), name, readers);
         }
         // A redacted document whose keys were reordered (it was edited by hand or a tool).
         Err(LoadError::NotAPlan(NotAPlan::OtherJson { keys }))
@@ -169,7 +186,7 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
         }
         // Flux's Terraform controller's objects (`load::kube`).
         Err(LoadError::NotAPlan(NotAPlan::OtherJson { keys })) if kube::is_kube_keys(&keys) => {
-            return load_kube(doc.text(), name);
+            return load_kube(doc.text(), name, readers);
         }
         Err(e) => return Err(e),
     }
@@ -178,46 +195,52 @@ fn read_decoded(text: String, name: &str) -> Result<Document, LoadError> {
 }
 
 /// Kubernetes objects (JSON or YAML) → the one plan, text plan or state they hold
-/// ([`kube::Objects::single`]), unpacked by [`readers::read_kube`] (in the browser, the readers'
-/// part) and opened here.
-fn load_kube(text: &str, name: &str) -> Result<Document, LoadError> {
-    open_unpacked(readers::read_kube(text, name)?, name)
+/// ([`kube::Objects::single`]), unpacked by `readers` ([`Readers::kube`]) and opened here.
+fn load_kube(text: &str, name: &str, readers: &dyn Readers) -> Result<Document, LoadError> {
+    open_unpacked(readers.kube(text, name)?, name, readers)
 }
 
 /// Opens what Flux's Terraform controller (or Terraform's `kubernetes` backend) stored — a plan
 /// Secret, a plan ConfigMap, a state Secret, a drift plan in a `Terraform` object's message — with
-/// the secret-name `mask`. The fleet opens its rows' plans and states with it (natively).
+/// the secret-name `mask`, a text plan or state converted by `readers`. The fleet opens its rows'
+/// plans and states with it (natively).
 pub fn load_stored_with(
     stored: kube::Stored,
     name: &str,
     mask: &Mask,
+    readers: &dyn Readers,
 ) -> Result<Document, LoadError> {
-    load_unpacked_with(stored.unpack()?, name, mask)
+    load_unpacked_with(stored.unpack()?, name, mask, readers)
 }
 
 /// Opens a stored thing already unpacked ([`kube::Stored::unpack`], which in the browser the
-/// readers' part runs), with the secret-name `mask`.
+/// readers' part runs), with the secret-name `mask`, a text plan or state converted by `readers`.
 pub fn load_unpacked_with(
     unpacked: kube::Unpacked,
     name: &str,
     mask: &Mask,
+    readers: &dyn Readers,
 ) -> Result<Document, LoadError> {
-    open_unpacked(unpacked, name).and_then(|doc| mask::apply(doc, mask))
+    open_unpacked(unpacked, name, readers).and_then(|doc| mask::apply(doc, mask))
 }
 
-fn open_unpacked(unpacked: kube::Unpacked, name: &str) -> Result<Document, LoadError> {
+fn open_unpacked(
+    unpacked: kube::Unpacked,
+    name: &str,
+    readers: &dyn Readers,
+) -> Result<Document, LoadError> {
     let mut doc = match unpacked.content {
         kube::Content::Plan(decoded) => {
-            let mut doc = read_decoded(decoded.text, name)?;
+            let mut doc = read_decoded(decoded.text, name, readers)?;
             doc.notes = decoded.notes;
             doc
         }
         kube::Content::State(decoded) => {
-            let mut doc = readers::read(Reader::State, decoded.text, name)?;
+            let mut doc = readers.document(Reader::State, decoded.text, name)?;
             doc.notes = decoded.notes;
             doc
         }
-        kube::Content::TextPlan(text) => readers::read(Reader::TextPlan, text, name)?,
+        kube::Content::TextPlan(text) => readers.document(Reader::TextPlan, text, name)?,
     };
     doc.notes.insert(0, unpacked.note);
     Ok(doc)
@@ -225,9 +248,9 @@ fn open_unpacked(unpacked: kube::Unpacked, name: &str) -> Result<Document, LoadE
 
 /// A file whose keys look like a state's: read as a state when it is one ([`state::is_state_text`]:
 /// `{"values": {}}` alone is not), else refused as JSON that is no known format.
-fn open_state(text: String, name: &str) -> Result<Document, LoadError> {
+fn open_state(text: String, name: &str, readers: &dyn Readers) -> Result<Document, LoadError> {
     if state::is_state_text(&text) {
-        readers::read(Reader::State, text, name)
+        readers.document(Reader::State, text, name)
     } else {
         Err(LoadError::NotAPlan(NotAPlan::OtherJson {
             keys: top_level_keys(&text),

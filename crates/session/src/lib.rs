@@ -6,6 +6,10 @@
 //!
 //! Requests and answers are plain serde data: the browser sends them between threads as JSON, and
 //! the same [`Session::answer`] runs natively in the tests.
+//!
+//! Files that are not plan JSON (and a remask, which reads the file again) are read with the
+//! readers the caller gives: natively `load::Direct`, in the browser's worker the app's readers,
+//! which ask the readers' part.
 
 pub mod analysis;
 pub mod index;
@@ -21,9 +25,9 @@ use crate::share::redacted::PolicyFindings;
 use planlens_changes::checks::check_rows;
 use planlens_changes::diff::{DiffError, DiffNode, diff_change};
 use planlens_changes::outputs::output_rows;
-use planlens_fleet::{FleetIndex, Link, OpenFleet};
+use planlens_fleet::{FleetIndex, FleetReaders, Link, OpenFleet};
 use planlens_load::fragment::View;
-use planlens_load::{LoadError, load_plan_text_with, load_plan_with};
+use planlens_load::{LoadError, Readers, load_plan_text_with, load_plan_with};
 use planlens_model::Document;
 use planlens_model::document::Parsed;
 use planlens_model::findings::Evaluation;
@@ -298,21 +302,28 @@ pub struct Session {
 }
 
 impl Session {
-    /// Opens bytes (a file, gzip or UTF-16 included).
-    pub fn open_bytes(bytes: Vec<u8>, options: &OpenOptions) -> Result<Session, LoadError> {
-        load_plan_with(bytes, &options.name, &options.mask()).map(Session::of)
+    /// Opens bytes (a file, gzip or UTF-16 included); a file that is not plan JSON is converted
+    /// by `readers`.
+    pub fn open_bytes(
+        bytes: Vec<u8>,
+        options: &OpenOptions,
+        readers: &dyn Readers,
+    ) -> Result<Session, LoadError> {
+        load_plan_with(bytes, &options.name, &options.mask(), readers).map(Session::of)
     }
 
     /// Opens files chosen or dropped together (name, bytes): tf-controller `Terraform` objects
-    /// (with any plan and state Secrets and ConfigMaps beside them) open as a fleet; one file
-    /// that holds no workspace opens as its document, as [`Session::open_bytes`] opens it.
+    /// (with any plan and state Secrets and ConfigMaps beside them) open as a fleet, read by
+    /// `readers`; one file that holds no workspace opens as its document, as
+    /// [`Session::open_bytes`] opens it.
     pub fn open_files(
         mut files: Vec<(String, Vec<u8>)>,
         options: &OpenOptions,
+        readers: &dyn FleetReaders,
     ) -> Result<Opened, LoadError> {
         if files.len() == 1 && !may_hold_workspaces(&files[0].1) {
             let (_, bytes) = files.remove(0);
-            return Session::open_bytes(bytes, options).map(|s| Opened::Plan(Box::new(s)));
+            return Session::open_bytes(bytes, options, readers).map(|s| Opened::Plan(Box::new(s)));
         }
         // A single file of Kubernetes objects without a workspace (a plan Secret) opens as its
         // document: keep it for that (such files are small).
@@ -335,20 +346,20 @@ impl Session {
                 ),
             });
         }
-        // In the browser the fleet is read by the readers' part (`fleet::read_files`).
-        let read = planlens_fleet::read_files(files)?;
+        // In the browser the fleet is read by the readers' part (the app's readers).
+        let read = planlens_fleet::read_files(files, readers)?;
         if !read.fleet.index.rows.is_empty() {
             return Ok(Opened::Fleet(Box::new(read.fleet)));
         }
         if let Some(bytes) = single {
-            return Session::open_bytes(bytes, options).map(|s| Opened::Plan(Box::new(s)));
+            return Session::open_bytes(bytes, options, readers).map(|s| Opened::Plan(Box::new(s)));
         }
         // Several files without a workspace (a plan Secret and its state Secret, a plan's chunks
         // in separate files): what one file holding them all would open as, when they read.
         if let Some(unpacked) = read.single {
             let unpacked = unpacked?;
             let name = unpacked.label.clone();
-            return planlens_load::load_unpacked_with(unpacked, &name, &options.mask())
+            return planlens_load::load_unpacked_with(unpacked, &name, &options.mask(), readers)
                 .map(|doc| Opened::Plan(Box::new(Session::of(doc))));
         }
         let problems: Vec<String> = (read.fleet.index.problems.iter())
@@ -367,9 +378,14 @@ impl Session {
         })
     }
 
-    /// Opens text (pasted, a sample, a kept plan, a link's plan).
-    pub fn open_text(text: String, options: &OpenOptions) -> Result<Session, LoadError> {
-        load_plan_text_with(text, &options.name, &options.mask()).map(Session::of)
+    /// Opens text (pasted, a sample, a kept plan, a link's plan); text that is not plan JSON is
+    /// converted by `readers`.
+    pub fn open_text(
+        text: String,
+        options: &OpenOptions,
+        readers: &dyn Readers,
+    ) -> Result<Session, LoadError> {
+        load_plan_text_with(text, &options.name, &options.mask(), readers).map(Session::of)
     }
 
     /// A session over a loaded document.
@@ -507,8 +523,9 @@ impl Session {
         }
     }
 
-    /// Answers a request. `Remask` replaces the session's document.
-    pub fn answer(&mut self, request: Request) -> Response {
+    /// Answers a request. `Remask` replaces the session's document, reading the file's text again
+    /// with `readers` (the others do not use them).
+    pub fn answer(&mut self, request: Request, readers: &dyn Readers) -> Response {
         match request {
             Request::Diff { row } => {
                 let doc = &self.doc;
@@ -603,8 +620,12 @@ impl Session {
                         self.index(options.rules.as_deref(), &options.labels),
                     ));
                 }
-                match load_plan_text_with(doc.source_text().to_string(), &doc.name, &options.mask())
-                {
+                match load_plan_text_with(
+                    doc.source_text().to_string(),
+                    &doc.name,
+                    &options.mask(),
+                    readers,
+                ) {
                     Ok(mut new) => {
                         // What decoding the file did is still true of it.
                         if new.notes.is_empty() {

@@ -137,7 +137,7 @@ pub enum Content {
 
 /// A [`Stored`] thing unpacked: its decoded [`Content`] with what the opened document says about
 /// where it came from. What the readers' part gives back for Kubernetes objects
-/// (`load::readers::read_kube`), so the first-visit module needs none of this file's reading.
+/// (`load::Readers::kube`), so the first-visit module needs none of this file's reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unpacked {
     /// [`Stored::label`].
