@@ -2,7 +2,7 @@
 //! objects, keys with quotes and brackets, nested sensitive and unknown values, hostile strings,
 //! unknown format versions and every kind of bad input.
 
-mod common;
+use crate::common;
 
 use common::{builtin_evaluation, load_own, own_fixture};
 use planlens::diff::{DiffNode, NodeChange, PathKey, Side, diff_change};

@@ -3,7 +3,7 @@
 //! The expected sentences were worked out by hand from each file's resource_changes (actions,
 //! importing, previous_address, mode) and output_changes, following Terraform's renderer.
 
-mod common;
+use crate::common;
 
 use planlens::diff::{DiffNode, Side, diff_change};
 use planlens::{Summary, load_plan};

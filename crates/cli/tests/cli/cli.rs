@@ -1,7 +1,6 @@
 //! The `planlens` command line, as CI jobs call it.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::process::Command;
 
