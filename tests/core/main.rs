@@ -12,6 +12,7 @@ mod graph;
 mod inputs;
 mod kube;
 mod list;
+mod manifest;
 mod own_fixtures;
 mod policy;
 mod readers_part;
