@@ -1,5 +1,5 @@
 //! Rego policies through the CLI: `planlens check --policy` findings and exit codes, and
-//! `planlens check --verify` (moved from tests/policy.rs, which tests the policy layer itself).
+//! `planlens check --verify` (moved from tests/core/policy.rs, which tests the policy layer itself).
 
 use crate::common;
 
