@@ -36,8 +36,8 @@ nice -n 10 cargo +nightly fuzz build "${FUZZ_FLAGS[@]}" >&2
 echo "== seeding the corpora from the fixtures"
 SEEDS="$PWD/fuzz/seeds"
 rm -rf "$SEEDS"
-PLANLENS_FUZZ_SEEDS="$SEEDS" nice -n 10 cargo test --quiet --test fuzz_regressions \
-  -- --ignored --exact write_fuzz_seeds >&2
+PLANLENS_FUZZ_SEEDS="$SEEDS" nice -n 10 cargo test --quiet --test core \
+  -- --ignored --exact fuzz_regressions::write_fuzz_seeds >&2
 # The regression files are seeds too.
 for t in "${ALL_TARGETS[@]}"; do
   mkdir -p "$SEEDS/$t" "fuzz/corpus/$t" "fuzz/artifacts/$t"

@@ -1,5 +1,5 @@
 //! The bodies of the fuzz targets, one function each, shared by the cargo-fuzz binaries
-//! (`fuzz/fuzz_targets/*.rs`, nightly) and the regression replay (`tests/fuzz_regressions.rs` in
+//! (`fuzz/fuzz_targets/*.rs`, nightly) and the regression replay (`tests/core/fuzz_regressions.rs` in
 //! the root package, stable, which includes this file with `#[path]`): a crash found by fuzzing is
 //! replayed by the very code that found it. Only the root package's dependencies may be used here.
 //!
@@ -355,7 +355,7 @@ fn plans() -> &'static [(Document, Vec<String>)] {
 /// characters: shorter ones match anywhere by chance).
 fn secrets_in(text: &str) -> Vec<String> {
     use serde_json::Value;
-    // Keys whose values are no values (as tests/secrets.rs): what refers to other objects, what
+    // Keys whose values are no values (as crates/cli/tests/cli/secrets.rs): what refers to other objects, what
     // happens to an output, driftctl's alerts by type, a variable's prose.
     fn not_a_value(key: &str) -> bool {
         matches!(key, "references" | "actions" | "alerts" | "description")

@@ -37,16 +37,84 @@ pub fn shared(what: &str) -> Option<PathBuf> {
     None
 }
 
-/// The real corpus's `.json` files, sorted by name; empty (with the SKIPPED line) when
-/// `../shared` is not beside the repository.
+/// One file of the fixture manifest (tests/fixtures/manifest.json): the one list of fixtures that
+/// the Rust tests and the browser tests (tests/e2e/app.spec.mjs) read.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct Fixture {
+    /// Relative to the repository root; the real corpus's are under `../shared/fixtures/real/`.
+    pub path: String,
+    /// What the loader makes of it (`plan`, `plan_log`, `text_plan`, `state`, `driftctl`, `kube`,
+    /// `not_a_plan`) or what else it is (`policy`, `rules`, `doc`).
+    pub kind: String,
+    /// What it is for, in one line.
+    pub exercises: String,
+    /// The sentence the summary strip shows for it (`Summary::headline`), where the tests know it.
+    pub summary: Option<String>,
+}
+
+/// Where the real corpus's entries of the manifest are, relative to the repository root.
+pub const REAL_PREFIX: &str = "../shared/fixtures/real/";
+
+impl Fixture {
+    /// Its path from tests/fixtures (`states/modules.tfstate`), or its file name for the samples
+    /// and the real corpus: the name the tests have always given it.
+    pub fn name(&self) -> &str {
+        (self.path.strip_prefix("tests/fixtures/"))
+            .or_else(|| self.path.strip_prefix("samples/"))
+            .or_else(|| self.path.strip_prefix(REAL_PREFIX))
+            .unwrap_or(&self.path)
+    }
+
+    /// Whether it is one of the real corpus's, beside the repository in `../shared`.
+    pub fn is_real(&self) -> bool {
+        self.path.starts_with(REAL_PREFIX)
+    }
+
+    /// Where it is on disk.
+    pub fn file(&self) -> PathBuf {
+        repo_dir().join(&self.path)
+    }
+
+    /// Its bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        let path = self.file();
+        std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    }
+}
+
+/// Every entry of the manifest, in its order, whether or not `../shared` is there.
+pub fn manifest() -> Vec<Fixture> {
+    #[derive(serde::Deserialize)]
+    struct Manifest {
+        fixtures: Vec<Fixture>,
+    }
+    let path = repo_dir().join("tests/fixtures/manifest.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let manifest: Manifest =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    manifest.fixtures
+}
+
+/// Every fixture there is to test on: ours and the samples, and the real corpus when `../shared`
+/// is beside the repository (otherwise SKIPPED, or a failure with `CI=true`: [`shared`]).
+pub fn fixtures() -> Vec<Fixture> {
+    let real = real_fixtures_dir().is_some();
+    manifest()
+        .into_iter()
+        .filter(|f| real || !f.is_real())
+        .collect()
+}
+
+/// The real corpus's `.json` files (the manifest's entries under `../shared/fixtures/real`), sorted
+/// by name; empty (with the SKIPPED line) when `../shared` is not beside the repository.
 pub fn real_fixture_paths() -> Vec<PathBuf> {
-    let Some(dir) = real_fixtures_dir() else {
+    if real_fixtures_dir().is_none() {
         return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+    }
+    let mut paths: Vec<PathBuf> = (manifest().iter())
+        .filter(|f| f.is_real())
+        .map(Fixture::file)
         .collect();
     paths.sort();
     paths

@@ -1,8 +1,8 @@
 // Planlens in a real browser (Debian's Chromium), against the release build in dist/.
 //
-// Expectations come from one place each: the summary sentences of the hand-written fixtures and the
-// samples from tests/fixtures/README.md ("Expected: `…`"), those of the real plans from the
-// EXPECTED table in tests/real_plans.rs. Every test also runs the checks in harness.mjs: no request
+// Expectations come from one place: the summary sentences of the hand-written fixtures, the samples
+// and the real plans from the fixture manifest (tests/fixtures/manifest.json), which the Rust tests
+// (tests/core) read too. Every test also runs the checks in harness.mjs: no request
 // leaves the test server's origin, no uncaught page error, no dialog.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -17,33 +17,37 @@ const fixture = (name) => join(FIXTURES, name);
 const sample = (name) => join(SAMPLES, name);
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 
-/** `name → sentence` from the README's "- `name` — … Expected: `sentence`" lines. */
-function readmeExpectations() {
-  const text = readFileSync(join(FIXTURES, "README.md"), "utf8");
+/**
+ * The fixture manifest (tests/fixtures/manifest.json), the one list of fixtures the Rust tests read
+ * too: `path` (from the repository root), `kind`, `exercises` and, where known, `summary` (the
+ * summary strip's sentence).
+ */
+const MANIFEST = readJson(join(FIXTURES, "manifest.json")).fixtures;
+
+/** `name → sentence` of our plans and driftctl reports (directly in tests/fixtures) and samples. */
+function ownExpectations() {
   const out = new Map();
-  for (const line of text.split("\n")) {
-    const name = line.match(/^- `([^`]+\.json)`/);
-    const sentence = line.match(/Expected[^`]*`([^`]+)`[^`]*$/);
-    if (name && sentence) out.set(name[1], sentence[1]);
+  for (const f of MANIFEST) {
+    const m = f.path.match(/^(?:tests\/fixtures|samples)\/([^/]+)$/);
+    if (m && f.summary && (f.kind === "plan" || f.kind === "driftctl")) out.set(m[1], f.summary);
   }
   return out;
 }
-const EXPECTED = readmeExpectations();
+const EXPECTED = ownExpectations();
 
-/** The `("name.json", "sentence")` pairs of tests/real_plans.rs (its EXPECTED table). */
+/** `name → sentence` of the real plans (../shared/fixtures/real in the manifest). */
 function realPlanExpectations() {
-  const text = readFileSync(join(REPO, "tests", "real_plans.rs"), "utf8");
-  const table = text.slice(text.indexOf("const EXPECTED"), text.indexOf("];", text.indexOf("const EXPECTED")));
   const out = new Map();
-  for (const m of table.matchAll(/\(\s*"([^"]+\.json)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*,?\s*\)/g)) {
-    out.set(m[1], JSON.parse(`"${m[2]}"`));
+  for (const f of MANIFEST) {
+    const m = f.path.match(/^\.\.\/shared\/fixtures\/real\/([^/]+)$/);
+    if (m && f.kind === "plan" && f.summary) out.set(m[1], f.summary);
   }
   return out;
 }
 
 function expected(name) {
   const sentence = EXPECTED.get(name);
-  if (!sentence) throw new Error(`tests/fixtures/README.md gives no "Expected" sentence for ${name}`);
+  if (!sentence) throw new Error(`tests/fixtures/manifest.json gives no summary for ${name}`);
   return sentence;
 }
 
@@ -131,7 +135,7 @@ test.describe("Planlens in the browser", () => {
       ...readdirSync(FIXTURES).filter((n) => EXPECTED.has(n)).map(fixture),
       ...SAMPLE_STEMS.map((s) => sample(`${s}.json`)),
     ];
-    // Every fixture that is a plan (and every sample) has an expectation in the README.
+    // Every plan of ours with a summary in the manifest (and every sample) is opened.
     expect(files.length).toBe(EXPECTED.size);
     for (const path of files) {
       await openPlan(page, path);
@@ -151,12 +155,12 @@ test.describe("Planlens in the browser", () => {
       const path = join(REAL, name);
       // driftctl reports are covered by drift.spec.mjs.
       if (name.startsWith("driftctl__")) continue;
-      expect.soft(table.has(name), `${name} has no sentence in tests/real_plans.rs EXPECTED`).toBe(true);
+      expect.soft(table.has(name), `${name} has no summary in tests/fixtures/manifest.json`).toBe(true);
       if (!table.has(name)) continue;
       await dismissError(page);
       await openPlan(page, path);
       await expect.soft(page.getByTestId("plan-summary"), name).toHaveText(table.get(name));
-      // tests/real_plans.rs also requires that real plans load without warnings.
+      // tests/core/real_plans.rs also requires that real plans load without warnings.
       await expect.soft(page.getByTestId("load-warning"), name).toHaveCount(0);
     }
   });

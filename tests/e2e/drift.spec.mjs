@@ -1,7 +1,7 @@
 // Drift in a real browser: every driftctl report and the refresh-only plan open on the Drift tab with
 // their figures; our drift plan shows severity, what the plan does, relevant attributes and masked
 // sensitive values, and links to the list and the graph; a plan log opens with its diagnostics.
-// Expected values come from tests/fixtures/README.md and tests/drift.rs.
+// Expected values come from tests/fixtures/README.md and tests/core/drift.rs.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";

@@ -1,6 +1,6 @@
 // The Graph tab in a real browser: drawing every real plan, clicking a node, list ↔ graph selection,
 // collapsing and expanding modules, blast radius, search, deep links and SVG/PNG export.
-// Expected counts come from tests/fixtures/README.md (blast_radius.json) and tests/graph.rs.
+// Expected counts come from tests/fixtures/README.md (blast_radius.json) and tests/core/graph.rs.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test, expect, REPO } from "./harness.mjs";

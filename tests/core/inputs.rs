@@ -3,7 +3,7 @@
 //! saying what was undone. A state (`terraform show -json` without a plan file) opens as a state in
 //! every encoding, never as a plan with "No changes.". Damaged gzip and gzip bombs are refused with a message.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

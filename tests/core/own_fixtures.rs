@@ -2,7 +2,7 @@
 //! objects, keys with quotes and brackets, nested sensitive and unknown values, hostile strings,
 //! unknown format versions and every kind of bad input.
 
-mod common;
+use crate::common;
 
 use common::{builtin_evaluation, load_own, own_fixture};
 use planlens::diff::{DiffNode, NodeChange, PathKey, Side, diff_change};
@@ -692,7 +692,7 @@ fn a_file_over_the_limit_is_refused_before_parsing() {
 fn non_utf8_and_utf16_files_are_named_as_such() {
     let err = load_plan(b"{\n \"a\": \"\xff\"}".to_vec(), "x.json").unwrap_err();
     assert_eq!(err, LoadError::NotUtf8 { line: 2, column: 8 });
-    // UTF-16 opens (tests/inputs.rs); damaged UTF-16 (an odd number of bytes) is named.
+    // UTF-16 opens (tests/core/inputs.rs); damaged UTF-16 (an odd number of bytes) is named.
     let err = load_plan(vec![0xFF, 0xFE, b'{', 0, b'}'], "x.json").unwrap_err();
     assert_eq!(err, LoadError::Utf16);
 }

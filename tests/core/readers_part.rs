@@ -7,7 +7,7 @@
 //! objects included: the part unpacks them); and the same fleet for Kubernetes files opened
 //! together (rows, problems, what files without a workspace open as, every row's link file).
 
-mod common;
+use crate::common;
 
 use std::cell::Cell;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! The dependency graph: edges checked by hand against each fixture's `configuration` and
 //! `prior_state`, blast radius sets, and the fallback to state edges.
 
-mod common;
+use crate::common;
 
 use planlens::graph::{DepGraph, EdgeKind, EdgeSource};
 use planlens::load_plan;

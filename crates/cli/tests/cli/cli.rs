@@ -1,7 +1,6 @@
 //! The `planlens` command line, as CI jobs call it.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -100,7 +99,7 @@ fn bad_input_exits_3_with_the_same_message_as_the_browser() {
         err.trim(),
         "planlens: tests/fixtures/not_json.txt: This is not JSON: key must be a string at line 3, column 5."
     );
-    // A state is not bad input: it opens as a state (tests/state.rs).
+    // A state is not bad input: it opens as a state (crates/cli/tests/cli/state.rs).
     let (code, out, _) = planlens(&["summary", "tests/fixtures/state.json"]);
     assert_eq!(code, 0);
     assert!(

@@ -3,7 +3,7 @@
 //! summary, list, graph, drift and verdict; no sensitive value is in any link, and no attribute
 //! value is in a redacted one. Damaged and edited links are refused with a message.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

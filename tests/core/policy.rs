@@ -2,7 +2,7 @@
 //! as OPA reports them, the time limit, findings linked to resources, and the CLI.
 //! (Sameness with OPA itself is scripts/opa_diff.py, run by scripts/test.sh.)
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

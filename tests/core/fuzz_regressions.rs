@@ -3,7 +3,7 @@
 //! — minimised crash and timeout inputs (`cargo fuzz tmin`), and a few seeds so the replay is
 //! never empty — is run by its target, within the time limit the fuzzer enforces.
 
-#[path = "../fuzz/src/targets.rs"]
+#[path = "../../fuzz/src/targets.rs"]
 #[allow(dead_code)]
 mod targets;
 
@@ -160,7 +160,7 @@ fn write_fuzz_seeds() {
     write(
         "rules",
         "builtin.toml".to_string(),
-        include_bytes!("../crates/rules/src/builtin.toml"),
+        include_bytes!("../../crates/rules/src/builtin.toml"),
     );
     write("structured", "empty".to_string(), b"");
     assert!(written > 100, "only {written} seeds");

@@ -4,7 +4,7 @@
 //! says what to do. Fixtures: tests/fixtures/kube (made by its make.py from our own fixtures), and
 //! Secrets made here at run time from every real plan (gzip + base64, whole and chunked).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

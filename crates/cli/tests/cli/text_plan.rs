@@ -3,8 +3,7 @@
 //! with colour and timestamps, PR comments, a cut tf-controller message, values as the text shows
 //! them, the rules' honesty about values a text does not show.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

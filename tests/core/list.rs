@@ -1,7 +1,7 @@
 //! The resource list over real plans: every row under a module heading reads its address relative
 //! to that module, and the heading plus the row is exactly the address Terraform wrote.
 
-mod common;
+use crate::common;
 
 use planlens::Document;
 use planlens::list::{ListEntry, ListFilter, address_in_group};

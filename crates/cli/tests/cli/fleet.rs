@@ -3,8 +3,7 @@
 //! the plans and states given beside them; filters, search, and `planlens fleet`'s table and exit
 //! codes. Fixtures: tests/fixtures/kube (written from the controller's API types by make.py).
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -5,8 +5,7 @@
 //! (Terraform X.Y)", and no verdict, rule finding, "No changes." or pass reaches any view, link,
 //! comment or CLI output.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::Command;

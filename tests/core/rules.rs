@@ -2,7 +2,7 @@
 //! operator, selectors, message templates (sensitive values masked), parse errors with their exact
 //! line and column, and the verdict.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -1,8 +1,7 @@
 //! Rego policies through the CLI: `planlens check --policy` findings and exit codes, and
-//! `planlens check --verify` (moved from tests/policy.rs, which tests the policy layer itself).
+//! `planlens check --verify` (moved from tests/core/policy.rs, which tests the policy layer itself).
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 //! diffed as JSON, multi-line strings diffed by line, entry counts that match what is listed, and
 //! sensitive values masked wherever the alignment moves them.
 
-mod common;
+use crate::common;
 
 use common::load_own;
 use planlens::Document;

@@ -3,7 +3,7 @@
 //! the same rows, counts, graph, drift, outputs, checks and findings as the full plan, and the
 //! diffs it gives on request are the full plan's.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

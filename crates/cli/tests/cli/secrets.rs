@@ -6,8 +6,7 @@
 //! the Markdown comment (and any link inside it, decoded), and the CLI's summary, check, drift and
 //! graph output.
 
-#[path = "../../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

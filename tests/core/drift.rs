@@ -1,7 +1,7 @@
 //! Drift: plans with `resource_drift` (refresh-only too), `terraform plan -json` logs and driftctl
 //! reports, graded by the team's policy (tags/labels only = minor), with what the plan does about it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -1,149 +1,34 @@
 //! Every real plan in ../shared/fixtures/real loads, and its summary sentence is Terraform's.
 //!
-//! The expected sentences were worked out by hand from each file's resource_changes (actions,
+//! The expected sentences (in the fixture manifest) were worked out by hand from each file's resource_changes (actions,
 //! importing, previous_address, mode) and output_changes, following Terraform's renderer.
 
-mod common;
+use crate::common;
 
 use planlens::diff::{DiffNode, Side, diff_change};
 use planlens::{Summary, load_plan};
 use serde_json::Value;
 
-const EXPECTED: &[(&str, &str)] = &[
-    (
-        "checkov__data_reads_action_reasons.json",
-        "Plan: 5 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "checkov__for_each_modules_tf1_9.json",
-        "Plan: 5 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "conftest__tf0_12_beta_gke.json",
-        "Plan: 2 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "infracost__fv0_2_plan_with_target_drift.json",
-        "Plan: 0 to add, 1 to change, 0 to destroy.",
-    ),
-    (
-        "infracost__terraform_v0_12_plan.json",
-        "Plan: 12 to add, 1 to change, 0 to destroy.",
-    ),
-    (
-        "policy-engine__fv1_1_mixed_changes_drift.json",
-        "Plan: 1 to add, 1 to change, 1 to destroy.",
-    ),
-    (
-        "terraform-compliance__module_count_for_each_tree.json",
-        "Plan: 32 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-compliance__tf1_0_drift_and_deletes.json",
-        "Plan: 5 to add, 1 to change, 2 to destroy.",
-    ),
-    (
-        "terraform-json__013_module_depends_on.json",
-        "Plan: 2 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-json__action_reason_tainted.json",
-        "Plan: 1 to add, 0 to change, 1 to destroy.",
-    ),
-    (
-        "terraform-json__config_resource_depends_on.json",
-        "Plan: 1 to add, 0 to change, 1 to destroy.",
-    ),
-    (
-        "terraform-json__deep_module.json",
-        "Plan: 1 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-json__fv0_2_sensitive_values.json",
-        "Plan: 7 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-json__fv1_1_basic_relevant_attributes.json",
-        "Plan: 7 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-json__has_checks.json",
-        "Plan: 2 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-json__identity_import.json",
-        "Plan: 1 to import, 0 to add, 1 to change, 0 to destroy.",
-    ),
-    (
-        "terraform-json__moved_block.json",
-        "Plan: 0 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__equiv_data_read.json",
-        "Plan: 3 to add, 0 to change, 0 to destroy.",
-    ),
-    ("terraform__equiv_drift_refresh_only.json", "No changes."),
-    (
-        "terraform__equiv_drift_relevant_attributes.json",
-        "Plan: 0 to add, 2 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__equiv_fully_populated_complex_update.json",
-        "Plan: 0 to add, 1 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__equiv_replace_within_set.json",
-        "Plan: 1 to add, 0 to change, 1 to destroy.",
-    ),
-    (
-        "terraform__equiv_variables_and_outputs.json",
-        "No resource changes. 5 output changes.",
-    ),
-    (
-        "terraform__import_generated_config_tf1_5.json",
-        "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__showjson_basic_delete.json",
-        "Plan: 0 to add, 1 to change, 1 to destroy.",
-    ),
-    (
-        "terraform__showjson_conditions_condition_results_tf1_2.json",
-        "Plan: 2 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__showjson_drift.json",
-        "Plan: 0 to add, 2 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__showjson_modules.json",
-        "Plan: 4 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__showjson_moved_drift.json",
-        "Plan: 0 to add, 2 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__showjson_provider_aliasing.json",
-        "Plan: 10 to add, 0 to change, 0 to destroy.",
-    ),
-    (
-        "terraform__showjson_requires_replace.json",
-        "Plan: 1 to add, 0 to change, 1 to destroy.",
-    ),
-    (
-        "terraform__showjson_sensitive_values.json",
-        "Plan: 1 to add, 0 to change, 0 to destroy.",
-    ),
-];
+/// The real plans and their summary sentences, worked out by hand (the fixture manifest,
+/// tests/fixtures/manifest.json, holds them: the browser tests check the same sentences).
+fn expected() -> Vec<(String, String)> {
+    (common::manifest().into_iter())
+        .filter(|f| f.is_real() && f.kind == "plan")
+        .map(|f| {
+            let sentence = (f.summary.clone())
+                .unwrap_or_else(|| panic!("{}: the manifest gives no summary", f.path));
+            (f.name().to_string(), sentence)
+        })
+        .collect()
+}
 
-pub const DRIFTCTL: &[&str] = &[
-    "driftctl__scan_json_access_denied_alerts.json",
-    "driftctl__scan_json_v0_39_computed_fields_alerts.json",
-    "driftctl__scan_json_v0_39_with_differences.json",
-    "driftctl__scan_json_v0_40_current.json",
-    "driftctl__scan_json_v0_7_legacy.json",
-];
+/// The real driftctl reports (tests/core/drift.rs checks their figures).
+fn driftctl() -> Vec<String> {
+    (common::manifest().into_iter())
+        .filter(|f| f.is_real() && f.kind == "driftctl")
+        .map(|f| f.name().to_string())
+        .collect()
+}
 
 #[test]
 fn every_real_file_is_covered_by_an_expectation() {
@@ -156,10 +41,9 @@ fn every_real_file_is_covered_by_an_expectation() {
         .filter(|n| n.ends_with(".json"))
         .collect();
     names.sort();
-    let mut covered: Vec<String> = EXPECTED
-        .iter()
-        .map(|(n, _)| n.to_string())
-        .chain(DRIFTCTL.iter().map(|n| n.to_string()))
+    let mut covered: Vec<String> = (expected().into_iter())
+        .map(|(n, _)| n)
+        .chain(driftctl())
         .collect();
     covered.sort();
     assert_eq!(
@@ -173,7 +57,7 @@ fn every_real_plan_loads_with_terraforms_summary_sentence() {
     let Some(dir) = common::real_fixtures_dir() else {
         return;
     };
-    for (name, sentence) in EXPECTED {
+    for (name, sentence) in &expected() {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let doc = load_plan(bytes, name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
@@ -260,7 +144,7 @@ fn sensitive_values_never_reach_the_diff_of_any_real_plan() {
         return;
     };
     let mut masked_sides = 0;
-    for (name, _) in EXPECTED {
+    for (name, _) in &expected() {
         let doc = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap();
         let plan = doc.plan();
         let changes = plan
