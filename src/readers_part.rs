@@ -2,7 +2,7 @@
 //! (`load::readers`: text plans, states, plan logs, driftctl reports, Kubernetes objects) and the
 //! fleet (`planlens_fleet`), which are not in the first-visit module but in the lazily loaded
 //! `part-readers` (src/bin/part_readers.rs). Both ends are here, so they compile and are tested
-//! natively (tests/readers_part.rs):
+//! natively (tests/core/readers_part.rs):
 //! - the part's side: [`answer`], its one entry point (a call's name, a file name, text in; the
 //!   answer's text out), which runs `load::Direct` and keeps the fleet it read last for the
 //!   links asked of it later ([`Call::FleetLink`]);

@@ -65,7 +65,7 @@ impl Reader {
 
 /// What a file that is not plan JSON is read with: [`Direct`], or readers that ask where they are
 /// (the browser's `part-readers`). Every implementation gives the same documents and the same
-/// messages (tests/readers_part.rs).
+/// messages (tests/core/readers_part.rs).
 pub trait Readers {
     /// `text` read by `reader` into an unmasked document named `name`.
     fn document(&self, reader: Reader, text: String, name: &str) -> Result<Document, LoadError>;
