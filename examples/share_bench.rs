@@ -9,7 +9,7 @@ use std::time::Instant;
 use planlens::analysis::Analysis;
 use planlens::load::link;
 use planlens::rules::RuleSet;
-use planlens::share::fragment::View;
+use planlens::share::fragment::LinkView;
 use planlens::share::{LinkFit, full_link, redacted_link};
 
 const BASE: &str = "https://example.github.io/planlens/";
@@ -49,9 +49,9 @@ fn main() {
             }
         };
         let analysis = Analysis::of(&doc);
-        let (full_ms, full) = best(|| full_link(BASE, &doc, &View::default()));
+        let (full_ms, full) = best(|| full_link(BASE, &doc, &LinkView::default()));
         let (red_ms, red) =
-            best(|| redacted_link(BASE, &doc, &analysis, &rules, &labels, &View::default()));
+            best(|| redacted_link(BASE, &doc, &analysis, &rules, &labels, &LinkView::default()));
         for (kind, ms, url) in [("full", full_ms, &full), ("redacted", red_ms, &red)] {
             let payload = &url[url.find("&p=").expect("a plan") + 3..];
             let (open_ms, rows) = best(|| {

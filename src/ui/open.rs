@@ -463,7 +463,7 @@ pub fn restore_from_url(state: AppState) {
     if let Some(tab) = &frag.view.tab {
         state.tab.set(Tab::from_key(tab));
     }
-    let has_view = frag.view != url::View::default();
+    let has_view = frag.view != url::LinkView::default();
     state.pending_view.set(has_view.then(|| frag.view.clone()));
     if let Some(rules) = &frag.view.rules
         && let Err(e) = state.rules.use_link_rules(rules)

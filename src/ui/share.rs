@@ -56,7 +56,7 @@ fn thousands(n: usize) -> String {
 async fn prepare(state: AppState) -> Result<Prepared, String> {
     let loaded = state.loaded.get_untracked().ok_or("no plan is open")?;
     let view = untrack(|| url::current_view(state));
-    let view = url::View {
+    let view = url::LinkView {
         rules: state.rules.payload_for_link(),
         ..view
     };

@@ -94,7 +94,7 @@ pub struct AppState {
     pub tab: RwSignal<Tab>,
     /// The view a link or reload asked for, applied once the plan it names is open (its address
     /// is selected, its filters set).
-    pub pending_view: RwSignal<Option<crate::load::fragment::View>>,
+    pub pending_view: RwSignal<Option<crate::load::fragment::LinkView>>,
     /// The fragment this app last wrote, to tell its own updates from a link pasted into the
     /// address bar.
     pub written_hash: StoredValue<String>,

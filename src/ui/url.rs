@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
 use super::{AppState, PlanSource, Tab};
-pub use crate::load::fragment::{Fragment, View};
+pub use crate::load::fragment::{Fragment, LinkView};
 
 /// The current `location.hash`.
 pub fn current_hash() -> String {
@@ -33,9 +33,9 @@ pub fn site_base() -> String {
 }
 
 /// The view as the app shows it now (tab, selection, filters, environment label, link rules).
-pub fn current_view(state: AppState) -> View {
+pub fn current_view(state: AppState) -> LinkView {
     state.loaded.with(|l| {
-        let mut view = View::default();
+        let mut view = LinkView::default();
         let Some(l) = l.as_ref() else { return view };
         view.address = state
             .selected
@@ -77,7 +77,7 @@ pub fn sync_fragment(state: AppState) {
                     sample,
                     plan,
                     name,
-                    view: View::default(),
+                    view: LinkView::default(),
                 },
                 keep_query,
             ))

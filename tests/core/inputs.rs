@@ -7,7 +7,7 @@ use crate::common;
 
 use std::io::Write;
 
-use planlens::load::fragment::{Fragment, View};
+use planlens::load::fragment::{Fragment, LinkView};
 use planlens::load::{LoadError, MAX_FILE_BYTES, NotAPlan};
 use planlens::model::Document;
 use planlens::{Summary, load_plan, load_plan_text};
@@ -253,7 +253,7 @@ fn a_wrapped_plan_log_opens_as_the_log_does() {
 
 /// Follows a full share link the way the browser does, back to the text it carries.
 fn link_text(doc: &Document) -> String {
-    let link = planlens::share::full_link("https://example.org/", doc, &View::default());
+    let link = planlens::share::full_link("https://example.org/", doc, &LinkView::default());
     let fragment = Fragment::parse(&link[link.find('#').unwrap()..]);
     planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap()
 }

@@ -11,7 +11,7 @@ use planlens::analysis::Analysis;
 use planlens::checks::check_rows;
 use planlens::diff::diff_change;
 use planlens::load::Direct;
-use planlens::load::fragment::View;
+use planlens::load::fragment::LinkView;
 use planlens::outputs::output_rows;
 use planlens::rules::RuleSet;
 use planlens::session::{Index, OpenOptions, Request, Response, Session};
@@ -258,7 +258,7 @@ fn share_links_are_made_by_the_session_as_the_core_makes_them() {
     let bytes = common::own_fixture("share_secrets.json");
     let mut session = Session::open_bytes(bytes, &options("share_secrets.json"), &Direct).unwrap();
     let base = "https://example.github.io/planlens/";
-    let view = View::default();
+    let view = LinkView::default();
     let expected = planlens::share::full_link(base, session.document(), &view);
     match session.answer(
         Request::Share {

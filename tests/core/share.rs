@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use planlens::analysis::Analysis;
 use planlens::diff::diff_change;
 use planlens::drift::Drift;
-use planlens::load::fragment::{Fragment, View};
+use planlens::load::fragment::{Fragment, LinkView};
 use planlens::load::link::{LinkError, decode, encode};
 use planlens::model::Document;
 use planlens::rules::{Evaluation, RuleSet};
@@ -54,7 +54,7 @@ fn open(text: String, name: &str) -> Opened {
 }
 
 /// The redacted link of an opened input, with the built-in rules.
-fn redacted(o: &Opened, view: &View) -> String {
+fn redacted(o: &Opened, view: &LinkView) -> String {
     redacted_link(
         BASE,
         &o.doc,
@@ -201,14 +201,14 @@ fn full_links_reopen_every_input_with_the_same_views_and_diffs() {
     let mut sizes = (0, 0);
     for (name, text) in inputs() {
         let original = open(text.clone(), &name);
-        let view = View {
+        let view = LinkView {
             tab: Some("graph".to_string()),
             address: original
                 .doc
                 .rows
                 .first()
                 .map(|r| original.doc.change(r).address.to_string()),
-            ..View::default()
+            ..LinkView::default()
         };
         let link = full_link(BASE, &original.doc, &view);
         assert!(link.starts_with(&format!("{BASE}#tab=graph")), "{name}");
@@ -250,9 +250,9 @@ fn full_links_reopen_every_input_with_the_same_views_and_diffs() {
 fn redacted_links_reopen_every_input_with_the_same_views() {
     for (name, text) in inputs() {
         let original = open(text, &name);
-        let view = View {
+        let view = LinkView {
             tab: Some("drift".to_string()),
-            ..View::default()
+            ..LinkView::default()
         };
         let link = redacted(&original, &view);
         let (fragment, shared) = follow(&link, &name);
@@ -284,7 +284,7 @@ fn keys(value: &serde_json::Value, out: &mut BTreeSet<String>) {
 fn redacted_links_carry_no_attribute_values() {
     for (name, text) in inputs() {
         let original = open(text, &name);
-        let link = redacted(&original, &View::default());
+        let link = redacted(&original, &LinkView::default());
         let payload = Fragment::parse(&link[link.find('#').unwrap()..])
             .plan
             .unwrap();
@@ -388,7 +388,7 @@ fn no_secret_reaches_any_link_and_no_value_a_redacted_one() {
             .iter()
             .any(|f| f.message.contains("m5.8xlarge"))
     );
-    let full = full_link(BASE, &original.doc, &View::default());
+    let full = full_link(BASE, &original.doc, &LinkView::default());
     let full_text = decode(
         &Fragment::parse(&full[full.find('#').unwrap()..])
             .plan
@@ -416,7 +416,7 @@ fn no_secret_reaches_any_link_and_no_value_a_redacted_one() {
         &original.analysis,
         &RuleSet::builtin(),
         &BTreeMap::new(),
-        &View::default(),
+        &LinkView::default(),
     );
     let redacted_text = decode(
         &Fragment::parse(&redacted[redacted.find('#').unwrap()..])
@@ -460,7 +460,7 @@ fn damaged_and_edited_links_are_refused_with_a_message() {
         String::from_utf8(common::own_fixture("share_secrets.json")).unwrap(),
         "share_secrets.json",
     );
-    let link = full_link(BASE, &original.doc, &View::default());
+    let link = full_link(BASE, &original.doc, &LinkView::default());
     let payload = Fragment::parse(&link[link.find('#').unwrap()..])
         .plan
         .unwrap();
@@ -510,7 +510,7 @@ fn a_full_link_keeps_an_unset_sensitive_value_unchanged_drift() {
         "before_sensitive":{"password":true,"note":true},"after":{},"after_sensitive":{}}}]}"#;
     let original = open(plan.to_string(), "drift.json");
     let (_, reopened) = follow(
-        &full_link(BASE, &original.doc, &View::default()),
+        &full_link(BASE, &original.doc, &LinkView::default()),
         "drift.json",
     );
     assert_eq!(rows(&original.doc), rows(&reopened.doc));
@@ -552,12 +552,12 @@ fn links_carry_rules_and_labels() {
         "share_secrets.json",
     );
     let rules = "[[rule]]\nid = \"x\"\nseverity = \"warn\"\nmessage = \"{address}\"\n";
-    let view = View {
+    let view = LinkView {
         rules: Some(encode(rules)),
         environment: Some("prod".to_string()),
         search: Some("db".to_string()),
         actions: vec!["update".to_string()],
-        ..View::default()
+        ..LinkView::default()
     };
     let link = full_link(BASE, &original.doc, &view);
     let (fragment, shared) = follow(&link, "share_secrets.json");

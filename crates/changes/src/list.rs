@@ -1,6 +1,6 @@
 //! The resource list: filters, search, and grouping by module, computed over the document's rows.
 
-use planlens_load::fragment::View;
+use planlens_load::fragment::LinkView;
 use planlens_model::address::split_module;
 pub use planlens_model::text::contains_ignore_case;
 use planlens_model::{Action, Document, ResourceRow};
@@ -108,7 +108,7 @@ pub fn is_plain_no_op(row: &ResourceRow) -> bool {
 impl ListFilter {
     /// The list filter a link's view names in `doc` (filters travel by name: indices mean nothing
     /// in another document); names the document lacks are dropped.
-    pub fn from_view(view: &View, doc: &Document) -> ListFilter {
+    pub fn from_view(view: &LinkView, doc: &Document) -> ListFilter {
         let index = |names: &[String], name: &Option<String>| {
             name.as_ref()
                 .and_then(|n| names.iter().position(|x| x == n))
@@ -129,7 +129,7 @@ impl ListFilter {
     }
 
     /// Writes this filter into a link's view, by name.
-    pub fn write_view(&self, doc: &Document, view: &mut View) {
+    pub fn write_view(&self, doc: &Document, view: &mut LinkView) {
         view.actions = self.actions.iter().map(|g| g.key().to_string()).collect();
         view.module = self
             .module

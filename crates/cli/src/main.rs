@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use planlens_changes::drift::Drift;
 use planlens_graph::EdgeSource;
 use planlens_graph::export::opening_svg;
-use planlens_load::fragment::View;
+use planlens_load::fragment::LinkView;
 use planlens_load::{Direct, load_plan_with};
 use planlens_model::findings::Verdict;
 use planlens_model::mask::Mask;
@@ -327,11 +327,11 @@ fn evaluated(o: &Options) -> Result<Checked, ExitCode> {
 
 impl Checked {
     /// What a link carries besides the plan: the rule file and the `environment` label.
-    fn view(&self, labels: &BTreeMap<String, String>) -> View {
-        View {
+    fn view(&self, labels: &BTreeMap<String, String>) -> LinkView {
+        LinkView {
             rules: self.rules_text.as_deref().map(planlens_load::link::encode),
             environment: labels.get("environment").cloned(),
-            ..View::default()
+            ..LinkView::default()
         }
     }
 

@@ -118,7 +118,7 @@ pub struct DriftInfo {
     pub detected_at: Option<String>,
     /// The resources the drift plan names, read from the Ready message (empty when there is
     /// none or it cannot be read).
-    pub resources: Vec<DriftedResource>,
+    pub resources: Vec<DriftPlanResource>,
     /// The drift plan's summary line (`Plan: 1 to add, 1 to change, 0 to destroy.`).
     pub summary: Option<String>,
     /// Why the message could not be read as a plan, when it could not.
@@ -130,7 +130,7 @@ pub struct DriftInfo {
 
 /// One resource of a drift plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DriftedResource {
+pub struct DriftPlanResource {
     /// Its address.
     pub address: String,
     /// What the plan does to it (`Action::key`: `update`, `create`, `no-op`, …).
@@ -665,7 +665,7 @@ fn drift_info(t: &Terraform) -> DriftInfo {
             info.cut = plan.facts.cut;
             info.summary = plan.facts.summary_line.map(|s| plan_line(&s));
             for d in &plan.drift {
-                info.resources.push(DriftedResource {
+                info.resources.push(DriftPlanResource {
                     address: d.address.clone(),
                     action: "no-op".to_string(),
                     outside: Some(
@@ -681,7 +681,7 @@ fn drift_info(t: &Terraform) -> DriftInfo {
             for c in &plan.changes {
                 match info.resources.iter_mut().find(|r| r.address == c.address) {
                     Some(r) => r.action = c.action.key().to_string(),
-                    None => info.resources.push(DriftedResource {
+                    None => info.resources.push(DriftPlanResource {
                         address: c.address.clone(),
                         action: c.action.key().to_string(),
                         outside: None,

@@ -10,7 +10,7 @@ use percent_encoding::percent_decode_str;
 
 /// How a plan is shown: everything a link carries besides the plan.
 #[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct View {
+pub struct LinkView {
     /// The tab, when not the resource list (`graph`, `drift`, `rules`, …).
     pub tab: Option<String>,
     /// The selected resource's address.
@@ -43,7 +43,7 @@ pub struct Fragment {
     /// The name of the file the carried plan came from.
     pub name: Option<String>,
     /// How to show it.
-    pub view: View,
+    pub view: LinkView,
 }
 
 fn decode(s: &str) -> String {

@@ -40,7 +40,7 @@ pub(super) fn input_paths(modules: &[Ref<Module>]) -> Option<Vec<Vec<String>>> {
                 aliases.insert(alias, path[1..].to_vec());
             }
         }
-        let mut reader = Reader {
+        let mut reader = ReadsWalk {
             aliases: &aliases,
             paths: &mut paths,
             whole: false,
@@ -56,7 +56,7 @@ pub(super) fn input_paths(modules: &[Ref<Module>]) -> Option<Vec<Vec<String>>> {
     Some(paths)
 }
 
-struct Reader<'r> {
+struct ReadsWalk<'r> {
     aliases: &'r HashMap<String, Vec<String>>,
     paths: &'r mut Vec<Vec<String>>,
     whole: bool,
@@ -89,7 +89,7 @@ fn shadows_object(module: &Module) -> bool {
         })
 }
 
-impl Reader<'_> {
+impl ReadsWalk<'_> {
     fn rule(&mut self, rule: &Rule) {
         match rule {
             Rule::Spec { head, bodies, .. } => {
@@ -207,7 +207,7 @@ impl Reader<'_> {
     }
 }
 
-impl Reader<'_> {
+impl ReadsWalk<'_> {
     /// `object.get(object, key, default)`: with `object` the input (or a reference into it by
     /// static keys) and `key` a string or an array of strings written in the policy, only the
     /// path object + key is read (`object.get(input, ["variables", "environment", "value"], "")`

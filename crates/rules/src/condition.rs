@@ -5,7 +5,7 @@ use regex_lite::Regex;
 use serde_json::Value;
 use wildmatch::WildMatch;
 
-use super::path::{Side, Step};
+use super::path::{PathRoot, Step};
 use planlens_changes::drift::Severity as DriftSeverity;
 use planlens_model::{Action, Mode, ReplaceOrder};
 
@@ -270,7 +270,7 @@ pub(crate) struct AttributeTest {
 #[derive(Debug, Clone)]
 pub(crate) enum AttributeOp {
     /// An operator on the `before` or `after` value.
-    Value { side: Side, op: Op },
+    Value { side: PathRoot, op: Op },
     /// `changed = true/false`: before and after differ there.
     Changed(bool),
 }

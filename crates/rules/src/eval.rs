@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 
 use super::condition::{AttributeOp, json_eq};
 use super::input::{Input, Resource};
-use super::path::{self, Side, Step};
+use super::path::{self, PathRoot, Step};
 use super::template::Piece;
 use super::{Rule, RuleSet};
 use planlens_model::Action;
@@ -206,8 +206,8 @@ impl<'a> Evaluator<'_, 'a> {
                         op.test(self.value(i, *side, &a.steps, probe).as_ref())
                     }
                     AttributeOp::Changed(want) => {
-                        let before = self.value(i, Side::Before, &a.steps, probe);
-                        let after = self.value(i, Side::After, &a.steps, probe);
+                        let before = self.value(i, PathRoot::Before, &a.steps, probe);
+                        let after = self.value(i, PathRoot::After, &a.steps, probe);
                         let changed = match (&before, &after) {
                             (None, None) => false,
                             (Some(b), Some(a)) => !json_eq(b, a),
@@ -229,13 +229,13 @@ impl<'a> Evaluator<'_, 'a> {
             let probe = a.probe.as_deref();
             match &a.test {
                 AttributeOp::Value { side, .. } => {
-                    !(after_whole && *side == Side::After)
+                    !(after_whole && *side == PathRoot::After)
                         && self.value(i, *side, &a.steps, probe).is_none()
                 }
                 AttributeOp::Changed(_) => {
                     !after_whole
-                        && (self.value(i, Side::Before, &a.steps, probe).is_none()
-                            || self.value(i, Side::After, &a.steps, probe).is_none())
+                        && (self.value(i, PathRoot::Before, &a.steps, probe).is_none()
+                            || self.value(i, PathRoot::After, &a.steps, probe).is_none())
                 }
             }
         })
@@ -246,15 +246,15 @@ impl<'a> Evaluator<'_, 'a> {
     fn value(
         &mut self,
         i: usize,
-        side: Side,
+        side: PathRoot,
         steps: &[Step],
         probe: Option<&str>,
     ) -> Option<Value> {
         let input = self.input;
         let resource = &input.resources[i];
         let raw = match side {
-            Side::Before => resource.before,
-            Side::After => resource.after,
+            PathRoot::Before => resource.before,
+            PathRoot::After => resource.after,
         };
         if steps.is_empty() {
             // The whole value: nothing to gain from the index.

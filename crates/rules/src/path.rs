@@ -14,7 +14,7 @@ pub(crate) enum Step {
 
 /// Which value of a change a path reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Side {
+pub(crate) enum PathRoot {
     /// `before.…`
     Before,
     /// `after.…`
@@ -23,11 +23,11 @@ pub(crate) enum Side {
 
 /// Splits `before.X` / `after.X` into the side and the steps of `X` (`after` alone is the whole
 /// value). On error: the byte offset in `text` and what is wrong.
-pub(crate) fn parse_sided(text: &str) -> Result<(Side, Vec<Step>), (usize, String)> {
+pub(crate) fn parse_sided(text: &str) -> Result<(PathRoot, Vec<Step>), (usize, String)> {
     let (side, rest) = if let Some(rest) = text.strip_prefix("before") {
-        (Side::Before, rest)
+        (PathRoot::Before, rest)
     } else if let Some(rest) = text.strip_prefix("after") {
-        (Side::After, rest)
+        (PathRoot::After, rest)
     } else {
         return Err((
             0,
@@ -248,17 +248,23 @@ mod tests {
     fn paths_with_indexes_and_quoted_keys() {
         assert_eq!(
             parse_sided("after.node[0].size").unwrap(),
-            (Side::After, vec![key("node"), Step::Index(0), key("size")])
+            (
+                PathRoot::After,
+                vec![key("node"), Step::Index(0), key("size")]
+            )
         );
         assert_eq!(
             parse_sided(r#"before.tags["kubernetes.io/role"]"#).unwrap(),
-            (Side::Before, vec![key("tags"), key("kubernetes.io/role")])
+            (
+                PathRoot::Before,
+                vec![key("tags"), key("kubernetes.io/role")]
+            )
         );
         assert_eq!(
             parse_sided(r#"after.m["a\"b\\c"]"#).unwrap().1,
             vec![key("m"), key(r#"a"b\c"#)]
         );
-        assert_eq!(parse_sided("after").unwrap(), (Side::After, vec![]));
+        assert_eq!(parse_sided("after").unwrap(), (PathRoot::After, vec![]));
         assert_eq!(
             parse_bare("tags.Name").unwrap(),
             vec![key("tags"), key("Name")]

@@ -1,7 +1,7 @@
 //! Message templates: text with `{placeholders}`, checked when the rule file is parsed so that a
 //! typo is an error on its line, not a finding that reads "{adress}".
 
-use super::path::{Side, Step, parse_sided};
+use super::path::{PathRoot, Step, parse_sided};
 
 /// One piece of a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,7 +17,7 @@ pub(crate) enum Piece {
     DriftAttributes,
     Count,
     Var(String),
-    Value(Side, Vec<Step>),
+    Value(PathRoot, Vec<Step>),
 }
 
 impl Piece {
@@ -159,7 +159,7 @@ mod tests {
                 Piece::Address,
                 Piece::Text(" of {type} ".into()),
                 Piece::Value(
-                    Side::After,
+                    PathRoot::After,
                     vec![Step::Key("tags".into()), Step::Key("a.b".into())]
                 ),
                 Piece::Text("}".into()),

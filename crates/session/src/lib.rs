@@ -26,7 +26,7 @@ use planlens_changes::checks::check_rows;
 use planlens_changes::diff::{DiffError, DiffNode, diff_change};
 use planlens_changes::outputs::output_rows;
 use planlens_fleet::{FleetIndex, FleetReaders, Link, OpenFleet};
-use planlens_load::fragment::View;
+use planlens_load::fragment::LinkView;
 use planlens_load::{LoadError, Readers, load_plan_text_with, load_plan_with};
 use planlens_model::Document;
 use planlens_model::document::Parsed;
@@ -187,7 +187,7 @@ pub enum Request {
     /// The share links and the PR comment for `view` at `base`.
     Share {
         base: String,
-        view: Box<View>,
+        view: Box<LinkView>,
         rules: Option<String>,
         labels: BTreeMap<String, String>,
         /// A link that fetches the plan from where it was fetched (`?url=`), for the comment.

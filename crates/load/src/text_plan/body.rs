@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use super::lines::{Sigil, header, hidden_marker, split_sigil};
-use super::reader::{MAX_DEPTH, Reader, Stop};
+use super::reader::{Cursor, MAX_DEPTH, Stop};
 use super::values::{Item, Val};
 
-impl Reader<'_> {
+impl Cursor<'_> {
     /// Reads items until the closing `}` or `]` (left as the current line); returns the items
     /// and the text after the bracket.
     pub(super) fn entries(&mut self, in_list: bool) -> Result<(Vec<Item>, String), Stop> {

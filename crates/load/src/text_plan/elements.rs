@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::lines::Sigil;
-use super::values::{Item, Side, Val};
+use super::values::{Item, Val, When};
 
 /// The key under which a converted change carries the text's own order of list elements: a
 /// mirror of the change's values with, at each list, `{"rows": [ROW, …]}` (and `"hidden": true`
@@ -40,7 +40,7 @@ pub(super) fn body_elements(items: &[Item]) -> Option<Value> {
     let mut blocks: Vec<(&str, Vec<&Item>)> = Vec::new();
     for item in items {
         let Some(key) = &item.key else { continue };
-        if item.hidden > 0 || !(item.on(Side::Before) || item.on(Side::After)) {
+        if item.hidden > 0 || !(item.on(When::Before) || item.on(When::After)) {
             continue;
         }
         if item.block {
@@ -76,11 +76,11 @@ pub(super) fn list_elements(items: &[&Item], hidden: bool) -> Option<Value> {
     let mut rows = Vec::new();
     for item in items.iter().filter(|i| i.hidden == 0) {
         let mut row = Map::new();
-        if item.on(Side::Before) {
+        if item.on(When::Before) {
             row.insert("before".into(), json!(b));
             b += 1;
         }
-        if item.on(Side::After) {
+        if item.on(When::After) {
             row.insert("after".into(), json!(a));
             a += 1;
         }

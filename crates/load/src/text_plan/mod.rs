@@ -68,7 +68,7 @@ use planlens_model::source::TextPlanFacts;
 
 pub use elements::ELEMENTS;
 use lines::{Sigil, clean_line, header, split_sigil, summary_line};
-use reader::Reader;
+use reader::Cursor;
 pub use values::{SENSITIVE_AFTER, SENSITIVE_BEFORE};
 
 /// What [`read`] made of a text plan. (Serialized only between the `part-readers` module and the
@@ -211,7 +211,7 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
         .lines()
         .filter_map(|l| clean_line(l, &mut cleaning))
         .collect();
-    let mut reader = Reader {
+    let mut reader = Cursor {
         lines: &lines,
         pos: 0,
         facts: TextPlanFacts::default(),
@@ -226,7 +226,7 @@ pub fn read(text: &str) -> Result<TextPlan, LoadError> {
     reader.facts.cleaned = cleaning.notes();
     reader.facts.projects = atlantis_projects(&lines);
     reader.run();
-    let Reader {
+    let Cursor {
         mut facts,
         changes,
         drift,

@@ -10,7 +10,7 @@ use super::elements::{body_elements, elements_of, forced_paths, hidden_count};
 use super::lines::{
     Header, Sigil, delete_reason, header, header_0_11, is_wording, split_sigil, summary_line,
 };
-use super::values::{Item, Side, Val, project};
+use super::values::{Item, Val, When, project};
 use super::{TextChange, is_apply_end};
 use crate::converted::{Change, Importing, ResourceChange};
 use planlens_model::address::InstanceKey;
@@ -32,7 +32,7 @@ pub(super) enum Stop {
 pub(super) const MAX_DEPTH: usize = 64;
 
 /// The reader's place in the cleaned lines.
-pub(super) struct Reader<'t> {
+pub(super) struct Cursor<'t> {
     pub(super) lines: &'t [String],
     pub(super) pos: usize,
     pub(super) facts: TextPlanFacts,
@@ -48,7 +48,7 @@ pub(super) struct Reader<'t> {
     pub(super) since_end: bool,
 }
 
-impl<'t> Reader<'t> {
+impl<'t> Cursor<'t> {
     pub(super) fn line(&self) -> Option<&'t str> {
         self.lines.get(self.pos).map(String::as_str)
     }
@@ -226,7 +226,7 @@ impl<'t> Reader<'t> {
     }
 
     /// Adds a read resource to the changes (or, for a drift header, to the drift), with its plan
-    /// JSON ([`Reader::entry_json`]).
+    /// JSON ([`Cursor::entry_json`]).
     pub(super) fn push(
         &mut self,
         h: &Header,
@@ -270,8 +270,8 @@ impl<'t> Reader<'t> {
                 let whole = Val::Obj(items.to_vec(), false);
                 let side = |side, has: bool| has.then(|| project(&whole, side).tree);
                 change = change.with_sides(
-                    side(Side::Before, has_before),
-                    side(Side::After, has_after),
+                    side(When::Before, has_before),
+                    side(When::After, has_after),
                     &json!({}),
                 );
                 let mut paths = Vec::new();
@@ -335,8 +335,8 @@ impl<'t> Reader<'t> {
         };
         let side = |side| item.on(side).then(|| item.project(side).tree);
         let mut change = Change::of(actions).with_sides(
-            side(Side::Before),
-            side(Side::After),
+            side(When::Before),
+            side(When::After),
             &Value::Bool(false),
         );
         change.elements = elements_of(&item);

@@ -74,11 +74,11 @@ impl Item {
         self.hidden > 0 && !self.hides_attributes_only
     }
 
-    pub(super) fn on(&self, side: Side) -> bool {
+    pub(super) fn on(&self, side: When) -> bool {
         self.hidden == 0
             && match self.sigil {
-                Sigil::Add => side == Side::After,
-                Sigil::Remove => side == Side::Before,
+                Sigil::Add => side == When::After,
+                Sigil::Remove => side == When::Before,
                 _ => true,
             }
     }
@@ -87,23 +87,23 @@ impl Item {
     /// (sensitive value)`) gets a placeholder per side that says it is not the value: the marks
     /// hide both from every view, and the diff shows the change the text names instead of
     /// folding it as unchanged.
-    pub(super) fn project(&self, side: Side) -> Projected {
+    pub(super) fn project(&self, side: When) -> Projected {
         let mut p = project(self.value(side), side);
         let sensitive_change = self.sigil == Sigil::Change
             && matches!(self.old, Val::Sensitive)
             && matches!(self.new, None | Some(Val::Sensitive));
         if sensitive_change {
             p.tree.value = Some(Value::String(match side {
-                Side::Before => SENSITIVE_BEFORE.to_string(),
-                Side::After => SENSITIVE_AFTER.to_string(),
+                When::Before => SENSITIVE_BEFORE.to_string(),
+                When::After => SENSITIVE_AFTER.to_string(),
             }));
         }
         p
     }
 
-    pub(super) fn value(&self, side: Side) -> &Val {
+    pub(super) fn value(&self, side: When) -> &Val {
         match (&self.new, side) {
-            (Some(new), Side::After) => new,
+            (Some(new), When::After) => new,
             _ => &self.old,
         }
     }
@@ -115,7 +115,7 @@ pub const SENSITIVE_BEFORE: &str = "(sensitive value before the change; not in t
 pub const SENSITIVE_AFTER: &str = "(sensitive value after the change; not in the text)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Side {
+pub(super) enum When {
     Before,
     After,
 }
@@ -128,7 +128,7 @@ pub(super) struct Projected {
     pub(super) complete: bool,
 }
 
-pub(super) fn project(v: &Val, side: Side) -> Projected {
+pub(super) fn project(v: &Val, side: When) -> Projected {
     let whole = |value, unknown, sensitive| Projected {
         tree: Mirrored {
             value,
@@ -137,7 +137,7 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
         },
         complete: true,
     };
-    let unknown = || (side == Side::After).then_some(Value::Bool(true));
+    let unknown = || (side == When::After).then_some(Value::Bool(true));
     match v {
         Val::Lit(x) => whole(Some(x.clone()), None, None),
         Val::Unknown => whole(None, unknown(), None),
@@ -150,8 +150,8 @@ pub(super) fn project(v: &Val, side: Side) -> Projected {
             let text: Vec<&str> = lines
                 .iter()
                 .filter(|(s, _)| match s {
-                    Sigil::Add => side == Side::After,
-                    Sigil::Remove => side == Side::Before,
+                    Sigil::Add => side == When::After,
+                    Sigil::Remove => side == When::Before,
                     _ => true,
                 })
                 .map(|(_, l)| l.as_str())

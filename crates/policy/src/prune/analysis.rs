@@ -50,7 +50,7 @@ impl Flow {
     }
 }
 
-pub(super) struct Analysis {
+pub(super) struct ValueFlow {
     /// Each module's package path and import aliases (name → path from `input` or `data`).
     packages: Vec<Vec<String>>,
     aliases: Vec<HashMap<String, Vec<String>>>,
@@ -91,9 +91,9 @@ struct Place {
     test: bool,
 }
 
-impl Analysis {
-    pub(super) fn new(modules: &[Ref<Module>]) -> Option<Analysis> {
-        let mut analysis = Analysis {
+impl ValueFlow {
+    pub(super) fn new(modules: &[Ref<Module>]) -> Option<ValueFlow> {
+        let mut analysis = ValueFlow {
             packages: Vec::new(),
             aliases: Vec::new(),
             rules: HashMap::new(),

@@ -48,7 +48,7 @@ use regorus::unstable::{Module, Ref};
 
 use super::shape::Shape;
 
-use analysis::Analysis;
+use analysis::ValueFlow;
 #[cfg(test)]
 pub(crate) use cut::NUMBER_KEY;
 pub(crate) use cut::cut;
@@ -163,7 +163,7 @@ impl Need {
 
 /// What `modules` can observe of the input; `None` when the analysis cannot follow them.
 pub(crate) fn needs(modules: &[Ref<Module>]) -> Option<Need> {
-    let mut analysis = Analysis::new(modules)?;
+    let mut analysis = ValueFlow::new(modules)?;
     // Every set only grows, so this ends; the bound is a guard, not a limit ever met.
     for _ in 0..64 {
         let changed = analysis.round(modules);

@@ -4,7 +4,7 @@
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-pub use planlens_load::fragment::{Fragment, View};
+pub use planlens_load::fragment::{Fragment, LinkView};
 
 /// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -82,7 +82,7 @@ pub fn link(base: &str, fragment: &Fragment) -> String {
 
 /// A link to `base` that fetches the plan from `plan_url` (`?url=`) and shows `view`: short,
 /// whatever the plan's size, but it works only while that address is reachable.
-pub fn url_link(base: &str, plan_url: &str, view: &View) -> String {
+pub fn url_link(base: &str, plan_url: &str, view: &LinkView) -> String {
     let base = base.split(['?', '#']).next().unwrap_or(base);
     let fragment = Fragment {
         view: view.clone(),
@@ -101,7 +101,7 @@ mod tests {
             sample: None,
             plan: Some("AXic".to_string()),
             name: Some("plan (1).json".to_string()),
-            view: View {
+            view: LinkView {
                 tab: Some("graph".to_string()),
                 address: Some("module.a[\"x y\"].aws_instance.b[0]".to_string()),
                 actions: vec!["delete".to_string(), "replace".to_string()],
@@ -132,9 +132,9 @@ mod tests {
 
     #[test]
     fn url_links_carry_the_address_and_the_view() {
-        let view = View {
+        let view = LinkView {
             tab: Some("graph".to_string()),
-            ..View::default()
+            ..LinkView::default()
         };
         assert_eq!(
             url_link(

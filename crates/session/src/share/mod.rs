@@ -84,7 +84,7 @@ impl LinkFit {
 }
 
 /// A full link to `base` showing `view`.
-pub fn full_link(base: &str, doc: &Document, view: &fragment::View) -> String {
+pub fn full_link(base: &str, doc: &Document, view: &fragment::LinkView) -> String {
     fragment::link(
         base,
         &fragment::Fragment {
@@ -104,7 +104,7 @@ pub fn redacted_link(
     analysis: &Analysis,
     rules: &RuleSet,
     labels: &BTreeMap<String, String>,
-    view: &fragment::View,
+    view: &fragment::LinkView,
 ) -> String {
     redacted_link_with(base, doc, analysis, rules, labels, view, None)
 }
@@ -117,7 +117,7 @@ pub fn redacted_link_with(
     analysis: &Analysis,
     rules: &RuleSet,
     labels: &BTreeMap<String, String>,
-    view: &fragment::View,
+    view: &fragment::LinkView,
     policies: Option<&redacted::PolicyFindings>,
 ) -> String {
     fragment::link(
@@ -128,7 +128,7 @@ pub fn redacted_link_with(
                 doc, analysis, rules, labels, policies,
             ))),
             name: Some(doc.name.clone()),
-            view: fragment::View {
+            view: fragment::LinkView {
                 rules: None,
                 ..view.clone()
             },
