@@ -4,17 +4,29 @@
 //!
 //! The core is a workspace of crates along the layers (`crates/`, ARCHITECTURE.md), each able to
 //! name only those below it, which Cargo enforces: `planlens-model` → `planlens-load` →
-//! `planlens-changes`, `planlens-graph`, `planlens-policy`, `planlens-fleet` → `planlens-rules` →
+//! `planlens-readers`, `planlens-changes`, `planlens-graph`, `planlens-policy` → `planlens-fleet`,
+//! `planlens-rules` →
 //! `planlens-session` → the shells: this app (`ui`, the worker in the `planlens-web` binary, the
 //! lazily loaded parts in `src/bin/`) and the `planlens` CLI (`crates/cli`).
 
 pub use planlens_changes::{checks, diff, drift, list, outputs};
 pub use planlens_fleet as fleet;
 pub use planlens_graph as graph;
-pub use planlens_load as load;
+/// The loader (`planlens-load`), with the readers (`planlens-readers`) under the paths they had
+/// when they were part of it (`load::state`, `load::text_plan`, `load::kube`, `load::Direct`, …),
+/// so the app's parts and the tests read the same.
+pub mod load {
+    pub use planlens_load::*;
+    pub use planlens_readers::{
+        Direct, driftctl, kube, load_stored_with, plan_log, state, text_plan,
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    pub use planlens_readers::{load_plan, load_plan_text};
+}
 pub use planlens_model as model;
 pub use planlens_model::sort;
 pub use planlens_policy as policy;
+pub use planlens_readers as readers;
 pub use planlens_rules as rules;
 pub use planlens_session as session;
 pub use planlens_session::{analysis, share};

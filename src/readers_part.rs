@@ -1,10 +1,10 @@
 //! The readers' part: how the browser app reaches the readers of inputs that are not plan JSON
-//! (`load::readers`: text plans, states, plan logs, driftctl reports, Kubernetes objects) and the
+//! (`planlens-readers`: text plans, states, plan logs, driftctl reports, Kubernetes objects) and the
 //! fleet (`planlens_fleet`), which are not in the first-visit module but in the lazily loaded
 //! `part-readers` (src/bin/part_readers.rs). Both ends are here, so they compile and are tested
 //! natively (tests/core/readers_part.rs):
 //! - the part's side: [`answer`], its one entry point (a call's name, a file name, text in; the
-//!   answer's text out), which runs `load::Direct` and keeps the fleet it read last for the
+//!   answer's text out), which runs `readers::Direct` and keeps the fleet it read last for the
 //!   links asked of it later ([`Call::FleetLink`]);
 //! - the worker's side: [`PartReaders`], the readers the plan's worker gives the session
 //!   (`load::Readers`, `fleet::FleetReaders`). Once the part is loaded ([`PartReaders::load`])
@@ -30,9 +30,10 @@ use crate::fleet::{
 };
 use crate::load::LoadError;
 use crate::load::decode;
-use crate::load::kube::{Content, Unpacked};
-use crate::load::readers::{Direct, Reader, Readers};
 use crate::model::{Document, Source};
+use crate::readers::Direct;
+use planlens_load::kube::{Content, Unpacked};
+use planlens_load::readers::{Reader, Readers};
 
 /// What the part is asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +174,7 @@ thread_local! {
 }
 
 /// The part's entry point (src/bin/part_readers.rs exports it): runs `call` (by [`Call::name`])
-/// on `text` with `load::Direct` and writes its answer (see the module documentation). Never
+/// on `text` with `readers::Direct` and writes its answer (see the module documentation). Never
 /// fails: a reader's error is part of the answer.
 pub fn answer(call: &str, name: &str, text: &str) -> String {
     let head = match Call::from_name(call) {

@@ -1,7 +1,7 @@
 //! The fleet: every workspace Flux's Terraform controller runs, at a glance.
 //!
 //! [`Fleet::read`] takes the files a user opened together (`kubectl get terraform -A -o json`,
-//! plan and state Secrets, plan ConfigMaps, as JSON or YAML; `load::kube` reads them) and makes
+//! plan and state Secrets, plan ConfigMaps, as JSON or YAML; `planlens_readers::kube` reads them) and makes
 //! one [`Row`] per `Terraform` object: Ready and its reason in plain words, drift (when, and the
 //! drifted resources read from the `Ready` message, which is the human-readable plan), the pending
 //! plan and whether it waits for approval, a stale plan, plan-only and destroy plans, failures,
@@ -21,11 +21,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use planlens_load::decode;
-use planlens_load::kube::{self, Objects, PlanFormat, Stored, Terraform, Unpacked};
-use planlens_load::{self, Direct, LoadError, Readers};
+use planlens_load::kube::Unpacked;
+use planlens_load::{self, LoadError, Readers};
 use planlens_model::mask::Mask;
 use planlens_model::source::TextSummary;
 use planlens_model::{Action, Document};
+use planlens_readers::Direct;
+use planlens_readers::kube::{self, Objects, PlanFormat, Stored, Terraform};
 
 /// What a workspace needs, most urgent first: the order of the fleet's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -436,7 +438,7 @@ impl Fleet {
         let stored = self.stored(link).ok_or_else(|| LoadError::Controller {
             message: "That plan or state is not among the opened files.".to_string(),
         })?;
-        planlens_load::load_stored_with(stored, &link_name(stored), mask, readers)
+        planlens_readers::load_stored_with(stored, &link_name(stored), mask, readers)
     }
 }
 
@@ -660,7 +662,7 @@ fn drift_info(t: &Terraform) -> DriftInfo {
     };
     // Run natively or in the readers' part, never in the first-visit module (see the module
     // documentation): the text plan reader is called directly.
-    match planlens_load::text_plan::read(text) {
+    match planlens_readers::text_plan::read(text) {
         Ok(plan) => {
             info.cut = plan.facts.cut;
             info.summary = plan.facts.summary_line.map(|s| plan_line(&s));

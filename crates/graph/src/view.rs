@@ -691,7 +691,7 @@ mod tests {
     fn graph_of(path: &PathBuf) -> Option<DepGraph> {
         let bytes = std::fs::read(path).ok()?;
         let name = path.file_name()?.to_string_lossy().into_owned();
-        let doc = planlens_load::load_plan(bytes, &name).ok()?;
+        let doc = planlens_readers::load_plan(bytes, &name).ok()?;
         Some(DepGraph::build(&doc))
     }
 

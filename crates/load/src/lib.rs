@@ -1,15 +1,15 @@
 //! Bytes → a loaded plan, or an error a user can act on.
 //!
-//! Detects what a file is: a plan, a `terraform plan -json` log, a driftctl report or a Terraform
-//! state (all converted to the plan model, see [`plan_log`], [`driftctl`] and [`state`]; a state
-//! is never judged), or something Planlens refuses plainly (a provider schema, other JSON). Plans are detected in the same single parse that
-//! reads them. Never panics on any input. The conversions go through the [`Readers`] the caller
-//! gives ([`readers::Direct`] natively; in the browser the app's, which ask a lazily loaded part);
-//! detection stays here.
+//! Detects what a file is: a plan, a `terraform plan -json` log, a driftctl report, a Terraform
+//! state, a text plan or Kubernetes objects (all converted to the plan model by the
+//! `planlens-readers` crate; a state is never judged), or something Planlens refuses plainly (a
+//! provider schema, other JSON). Plans are detected in the same single parse that reads them.
+//! Never panics on any input. The conversions go through the [`Readers`] port the caller gives
+//! (`planlens_readers::Direct` natively; in the browser the app's, which ask a lazily loaded
+//! part); detection stays here ([`plan_log`], [`state`], [`text_plan`] and [`kube`] hold only
+//! what detection and the port need).
 
-mod converted;
 pub mod decode;
-pub mod driftctl;
 pub mod error;
 pub mod fragment;
 pub mod kube;
@@ -32,7 +32,7 @@ pub use error::{LoadError, MAX_FILE_BYTES, NotAPlan};
 use planlens_model::mask::Mask;
 use planlens_model::{Document, Plan, Source};
 use readers::Reader;
-pub use readers::{Direct, Readers};
+pub use readers::Readers;
 
 /// What a file picker offers (an `accept` attribute): the names every input the loader reads is
 /// usually saved under — plan JSON, states and driftctl reports (`.json`, `.tfstate`,
@@ -47,15 +47,6 @@ pub const FILE_TYPES: &str = ".json,.jsonl,.log,.txt,.md,.tfstate,.backup,.yaml,
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
 
-/// Reads a file's bytes as a plan, masking values under secret-like keys with the built-in
-/// patterns ([`Mask::default`]) and reading other inputs with [`Direct`]. `name` is the file
-/// name, for messages and the title. Native only: in the browser the readers are the app's
-/// ([`load_plan_with`]).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
-    load_plan_with(bytes, name, &Mask::default(), &Direct)
-}
-
 /// Reads a file's bytes as a plan, masking values under keys `mask` matches ([`mask::apply`]);
 /// a file that is not plan JSON is converted by `readers`.
 pub fn load_plan_with(
@@ -68,13 +59,8 @@ pub fn load_plan_with(
 }
 
 /// Reads text (a pasted plan, or a file already decoded) as a plan, a plan log or a driftctl
-/// report, with the built-in secret-name mask and [`Direct`]. Native only, as [`load_plan`].
-#[cfg(not(target_arch = "wasm32"))]
-pub fn load_plan_text(text: String, name: &str) -> Result<Document, LoadError> {
-    load_plan_text_with(text, name, &Mask::default(), &Direct)
-}
-
-/// [`load_plan_text`] with `mask` and `readers`.
+/// report, masking values under keys `mask` matches; a text that is not plan JSON is converted by
+/// `readers` (natively `planlens_readers::load_plan_text` uses the built-in mask and `Direct`).
 pub fn load_plan_text_with(
     text: String,
     name: &str,
@@ -130,7 +116,7 @@ fn read_decoded(text: String, name: &str, readers: &dyn Readers) -> Result<Docum
     let mut doc = match Document::parse(text, name.to_string()) {
         Ok(doc) => doc,
         Err((text, e)) => {
-            // Not JSON but a human-readable plan (`load::text_plan`).
+            // Not JSON but a human-readable plan (`planlens_readers::text_plan`).
             if !text.trim_start().starts_with('{') && text_plan::looks_like_text_plan(&text) {
                 return readers.document(Reader::TextPlan, text, name);
             }
@@ -174,7 +160,7 @@ fn read_decoded(text: String, name: &str, readers: &dyn Readers) -> Result<Docum
         Err(LoadError::NotAPlan(NotAPlan::Driftctl)) => {
             return readers.document(Reader::Driftctl, doc.text().to_string(), name);
         }
-        // States open as a state view, never judged (`load::state`).
+        // States open as a state view, never judged (`planlens_readers::state`).
         Err(LoadError::NotAPlan(NotAPlan::State | NotAPlan::ShownState)) => {
             return open_state(doc.text().to_string(), name, readers);
         }
@@ -184,7 +170,7 @@ fn read_decoded(text: String, name: &str, readers: &dyn Readers) -> Result<Docum
         {
             return redacted::read(doc.text().to_string(), name);
         }
-        // Flux's Terraform controller's objects (`load::kube`).
+        // Flux's Terraform controller's objects (`planlens_readers::kube`).
         Err(LoadError::NotAPlan(NotAPlan::OtherJson { keys })) if kube::is_kube_keys(&keys) => {
             return load_kube(doc.text(), name, readers);
         }
@@ -195,26 +181,13 @@ fn read_decoded(text: String, name: &str, readers: &dyn Readers) -> Result<Docum
 }
 
 /// Kubernetes objects (JSON or YAML) → the one plan, text plan or state they hold
-/// ([`kube::Objects::single`]), unpacked by `readers` ([`Readers::kube`]) and opened here.
+/// (`planlens_readers::kube::Objects::single`), unpacked by `readers` ([`Readers::kube`]) and opened here.
 fn load_kube(text: &str, name: &str, readers: &dyn Readers) -> Result<Document, LoadError> {
     open_unpacked(readers.kube(text, name)?, name, readers)
 }
 
-/// Opens what Flux's Terraform controller (or Terraform's `kubernetes` backend) stored — a plan
-/// Secret, a plan ConfigMap, a state Secret, a drift plan in a `Terraform` object's message — with
-/// the secret-name `mask`, a text plan or state converted by `readers`. The fleet opens its rows'
-/// plans and states with it (natively).
-pub fn load_stored_with(
-    stored: kube::Stored,
-    name: &str,
-    mask: &Mask,
-    readers: &dyn Readers,
-) -> Result<Document, LoadError> {
-    load_unpacked_with(stored.unpack()?, name, mask, readers)
-}
-
-/// Opens a stored thing already unpacked ([`kube::Stored::unpack`], which in the browser the
-/// readers' part runs), with the secret-name `mask`, a text plan or state converted by `readers`.
+/// Opens a stored thing already unpacked (`planlens_readers::kube::Stored::unpack`, which in the
+/// browser the readers' part runs), with the secret-name `mask`, a text plan or state converted by `readers`.
 pub fn load_unpacked_with(
     unpacked: kube::Unpacked,
     name: &str,

@@ -8,7 +8,7 @@
 //! the same [`Session::answer`] runs natively in the tests.
 //!
 //! Files that are not plan JSON (and a remask, which reads the file again) are read with the
-//! readers the caller gives: natively `load::Direct`, in the browser's worker the app's readers,
+//! readers the caller gives: natively `readers::Direct`, in the browser's worker the app's readers,
 //! which ask the readers' part.
 
 pub mod analysis;

@@ -7,9 +7,9 @@
 //! [`clean_ci_line`] undoes these for one line and [`CiCleaning`] says what it undid. It knows
 //! nothing of what the lines hold: the text-plan reader cleans with it, then reads the plan.
 
-/// What [`clean_ci_line`] removed, for the notes.
+/// What the cleaning of CI log lines removed, for the notes (the text plan reader reports it).
 #[derive(Debug, Default)]
-pub(crate) struct CiCleaning {
+pub struct CiCleaning {
     ansi: bool,
     timestamps: bool,
     markers: bool,
@@ -18,7 +18,7 @@ pub(crate) struct CiCleaning {
 
 impl CiCleaning {
     /// What was removed, in words (`colour codes`, `log timestamps`, …), in a fixed order.
-    pub(crate) fn notes(&self) -> Vec<String> {
+    pub fn notes(&self) -> Vec<String> {
         let mut out = Vec::new();
         if self.ansi {
             out.push("colour codes".to_string());

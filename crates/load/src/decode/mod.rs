@@ -10,7 +10,8 @@ mod ci_log;
 
 use std::io::Read;
 
-pub(crate) use ci_log::{CiCleaning, clean_ci_line, workflow_command};
+pub use ci_log::CiCleaning;
+pub(crate) use ci_log::{clean_ci_line, workflow_command};
 
 use super::error::megabytes;
 use super::{LoadError, MAX_FILE_BYTES};

@@ -12,7 +12,7 @@ use crate::decode::{CiCleaning, clean_ci_line};
 /// One line of a plan text as the reader reads it: cleaned of what a CI log or PR comment adds
 /// ([`crate::decode::clean_ci_line`]), without Terraform's box around diagnostics (only its `Error:`
 /// lines are kept) and with Atlantis's `!` read as `~`; `None` for a line that is not read.
-pub(super) fn clean_line(raw: &str, c: &mut CiCleaning) -> Option<String> {
+pub fn clean_line(raw: &str, c: &mut CiCleaning) -> Option<String> {
     let mut line = clean_ci_line(raw, c)?;
     let trimmed = line.trim();
     // Terraform's box around diagnostics.
@@ -41,7 +41,7 @@ pub(super) fn clean_line(raw: &str, c: &mut CiCleaning) -> Option<String> {
 
 /// The symbol in front of a line of the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Sigil {
+pub enum Sigil {
     None,
     Add,
     Remove,
@@ -53,7 +53,7 @@ pub(super) enum Sigil {
 }
 
 /// A line's indentation, its symbol and the rest.
-pub(super) fn split_sigil(line: &str) -> (usize, Sigil, &str) {
+pub fn split_sigil(line: &str) -> (usize, Sigil, &str) {
     let rest = line.trim_start();
     let indent = line.len() - rest.len();
     for (prefix, sigil) in [
@@ -80,23 +80,23 @@ pub(super) fn split_sigil(line: &str) -> (usize, Sigil, &str) {
 
 /// A resource header: `# ADDR will be created` and the others.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Header {
-    pub(super) address: String,
+pub struct Header {
+    pub address: String,
     /// The address, parsed.
-    pub(super) parsed: Address,
-    pub(super) action: Action,
-    pub(super) drift: bool,
-    pub(super) reason: Option<&'static str>,
-    pub(super) previous: Option<String>,
-    pub(super) importing: bool,
-    pub(super) deposed: Option<String>,
+    pub parsed: Address,
+    pub action: Action,
+    pub drift: bool,
+    pub reason: Option<&'static str>,
+    pub previous: Option<String>,
+    pub importing: bool,
+    pub deposed: Option<String>,
 }
 
 /// A resource line of Terraform 0.11's plan text, which has no `# … will be …` headers: the
 /// action's symbol, then the address, then notes (`-/+ aws_instance.db (tainted) (new resource
 /// required)`, `  - aws_sqs_queue.jobs`, ` <= data.aws_ami.ubuntu`). Its attributes follow as
 /// `name: "old" => "new"` lines, which are not read (the resource is listed as unread).
-pub(super) fn header_0_11(sigil: Sigil, rest: &str) -> Option<Header> {
+pub fn header_0_11(sigil: Sigil, rest: &str) -> Option<Header> {
     let action = match sigil {
         Sigil::Add => Action::Create,
         Sigil::Remove => Action::Delete,
@@ -136,7 +136,7 @@ pub(super) fn header_0_11(sigil: Sigil, rest: &str) -> Option<Header> {
 }
 
 /// Reads a resource header comment (without `# `).
-pub(super) fn header(comment: &str) -> Option<Header> {
+pub fn header(comment: &str) -> Option<Header> {
     let comment = comment.trim_end();
     let (mut action, mut reason, mut drift, mut importing) = (Action::NoOp, None, false, false);
     let (mut previous, mut deposed) = (None, None);
@@ -228,7 +228,7 @@ pub(super) fn header(comment: &str) -> Option<Header> {
 }
 
 /// The counts of a `Plan: …` line.
-pub(super) fn summary_line(rest: &str) -> Option<TextSummary> {
+pub fn summary_line(rest: &str) -> Option<TextSummary> {
     let body = rest
         .strip_prefix("Plan: ")?
         .trim_end()
@@ -253,7 +253,7 @@ pub(super) fn summary_line(rest: &str) -> Option<TextSummary> {
 }
 
 /// Lines of Terraform's and OpenTofu's own wording around a plan: read, not counted as skipped.
-pub(super) fn is_wording(rest: &str, sigil: Sigil) -> bool {
+pub fn is_wording(rest: &str, sigil: Sigil) -> bool {
     const LEGEND: [&str; 9] = [
         "create",
         "update in-place",
@@ -336,7 +336,7 @@ pub(super) fn is_wording(rest: &str, sigil: Sigil) -> bool {
 }
 
 /// The plan's `action_reason` for a `# (because …)` line of a destroy.
-pub(super) fn delete_reason(because: &str, address: &str) -> Option<&'static str> {
+pub fn delete_reason(because: &str, address: &str) -> Option<&'static str> {
     let because = because.trim_end_matches(')');
     if let Some(what) = because.strip_suffix(" is not in configuration") {
         // `module.x is not in configuration` names the module the resource was in.
@@ -365,7 +365,7 @@ pub(super) fn delete_reason(because: &str, address: &str) -> Option<&'static str
 
 /// `# (3 unchanged attributes hidden)` → 3, and whether only attributes are hidden (not
 /// blocks or elements).
-pub(super) fn hidden_marker(comment: &str) -> Option<(usize, bool)> {
+pub fn hidden_marker(comment: &str) -> Option<(usize, bool)> {
     let inner = comment.strip_prefix("# (")?.strip_suffix(')')?;
     let (n, what) = inner.split_once(' ')?;
     (what.starts_with("unchanged ") && what.ends_with(" hidden")).then_some(())?;

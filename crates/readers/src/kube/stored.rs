@@ -9,9 +9,9 @@ use serde::Deserialize;
 use super::MAX_CONDITION_MESSAGE;
 use super::collect::{Content, PlanFormat, Stored, StoredPlan, Unpacked};
 use super::objects::DataObject;
-use crate::LoadError;
-use crate::decode::{self, Decoded};
-use crate::yaml;
+use planlens_load::LoadError;
+use planlens_load::decode::{self, Decoded};
+use planlens_load::yaml;
 
 pub(super) fn binary_plan_error(plan: &StoredPlan) -> LoadError {
     LoadError::Controller {

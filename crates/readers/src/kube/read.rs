@@ -8,8 +8,9 @@ use serde_json::value::RawValue;
 
 use super::GROUP;
 use super::objects::{DataObject, Metadata, Object, Terraform, nullable};
-use crate::LoadError;
-use crate::yaml;
+use planlens_load::LoadError;
+pub use planlens_load::kube::is_kube_keys;
+use planlens_load::yaml;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -28,12 +29,6 @@ struct RawObject<'a> {
     spec: Option<&'a RawValue>,
     #[serde(default, borrow)]
     status: Option<&'a RawValue>,
-}
-
-/// True when JSON's top-level keys (from the loader's look at an object that is not a plan) are
-/// those of a Kubernetes object or list.
-pub fn is_kube_keys(keys: &[String]) -> bool {
-    keys.iter().any(|k| k == "apiVersion") && keys.iter().any(|k| k == "kind")
 }
 
 /// Reads one file's text — a Kubernetes object, a `List` (`kubectl get … -o json`), a JSON array

@@ -6,15 +6,7 @@ use serde_json::{Map, Value, json};
 use super::lines::Sigil;
 use super::values::{Item, Val, When};
 
-/// The key under which a converted change carries the text's own order of list elements: a
-/// mirror of the change's values with, at each list, `{"rows": [ROW, …]}` (and `"hidden": true`
-/// when the text hid some of its elements or blocks), each `ROW` an element as the text prints
-/// it — `{"before": I}` removed, `{"after": J}` added, both for one kept or changed in place,
-/// `"in"` the mirror of its own lists —, I and J its indexes in the converted `before` and
-/// `after` arrays. The text prints no indexes and hides unchanged elements, so these arrays hold
-/// only the elements shown: `planlens_changes::diff` pairs elements as the text's `-`, `+` and `~` say,
-/// never by index or value, and claims no position in a list marked `hidden`.
-pub const ELEMENTS: &str = "planlens_elements";
+pub use planlens_load::text_plan::ELEMENTS;
 
 /// The [`ELEMENTS`] mirror of a value, when it holds a list.
 pub(super) fn elements_of(item: &Item) -> Option<Value> {

@@ -10,7 +10,7 @@ use base64::Engine;
 use super::collect::PlanObjects;
 use super::objects::{DataObject, Metadata};
 use super::{PLAN_CHUNK_ANNOTATION, PLAN_NAME_LABEL, PLAN_WORKSPACE_LABEL, SAVED_PLAN_ANNOTATION};
-use crate::LoadError;
+use planlens_load::LoadError;
 
 /// The data key of a stored plan's objects.
 const KEY: &str = "tfplan";

@@ -9,8 +9,8 @@ use super::chunks::{Chunks, Joined, base64_of};
 use super::objects::{DataObject, Object, Terraform};
 use super::stored::binary_plan_error;
 use super::{PLAN_NAME_LABEL, SAVED_PLAN_ANNOTATION};
-use crate::LoadError;
-use crate::decode::Decoded;
+use planlens_load::LoadError;
+pub use planlens_load::kube::{Content, Unpacked};
 
 /// What the objects of a stored plan say alike, whether Secrets or ConfigMaps: where it is
 /// kept, how it is labelled, how many chunks it was joined from.
@@ -122,30 +122,6 @@ pub enum Stored<'a> {
     State(&'a StateSecret),
     /// A `Terraform` object's `Ready` message holding the plan of found drift.
     DriftMessage(&'a Terraform),
-}
-
-/// What a [`Stored`] thing holds, decoded: the text for the matching reader.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Content {
-    /// Plan JSON (gzip undone, with its notes).
-    Plan(Decoded),
-    /// A human-readable plan.
-    TextPlan(String),
-    /// A state (gzip undone, with its notes).
-    State(Decoded),
-}
-
-/// A [`Stored`] thing unpacked: its decoded [`Content`] with what the opened document says about
-/// where it came from. What the readers' part gives back for Kubernetes objects
-/// (`load::Readers::kube`), so the first-visit module needs none of this file's reading.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unpacked {
-    /// [`Stored::label`].
-    pub label: String,
-    /// [`Stored::note`].
-    pub note: String,
-    /// [`Stored::content`].
-    pub content: Content,
 }
 
 impl Objects {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::converted::{Change, ConvertedPlan, Keys, ResourceChange};
+use crate::converted::{Change, ConvertedPlan, Keys, ResourceChange};
 use planlens_model::source::DriftctlFacts;
 
 #[derive(Deserialize)]
