@@ -647,7 +647,7 @@ fn approves(approve_plan: &str, pending: &str) -> bool {
     !approve_plan.is_empty() && pending.starts_with(approve_plan)
 }
 
-/// Drift: when, and the resources the Ready message's plan names (read by `load::text_plan`:
+/// Drift: when, and the resources the Ready message's plan names (read by `planlens_readers::text_plan`:
 /// addresses and actions only, no values).
 fn drift_info(t: &Terraform) -> DriftInfo {
     let mut info = DriftInfo {

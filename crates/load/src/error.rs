@@ -122,7 +122,7 @@ pub enum LoadError {
     },
     /// Kubernetes objects of Flux's Terraform controller that do not open as one document (a list
     /// of workspaces, several plans, a missing chunk, bad base64 or gzip in a Secret,
-    /// Terraform's binary plan file): `load::kube` says what and why.
+    /// Terraform's binary plan file): `planlens_readers::kube` says what and why.
     Controller {
         /// The whole message.
         message: String,
@@ -144,7 +144,7 @@ pub enum LoadError {
     /// a plan log, a driftctl report, Kubernetes objects, files opened as a fleet) while the
     /// lazily loaded `part-readers` is not loaded: the app's readers return it, and the plan's
     /// worker then loads the part and opens the file again, so a user sees this only where the
-    /// part cannot be loaded. [`crate::Direct`] never returns it.
+    /// part cannot be loaded. `planlens_readers::Direct` never returns it.
     NeedsReaders {
         /// What the file is, e.g. "a Terraform state".
         what: &'static str,

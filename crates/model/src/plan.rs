@@ -103,10 +103,10 @@ pub struct Plan<'a> {
     /// `terraform providers schema -json`.
     #[serde(borrow, default)]
     pub provider_schemas: Option<&'a RawValue>,
-    /// A state Planlens converted to a plan (`load::state::MARKER`): its facts.
+    /// A state Planlens converted to a plan (`planlens_load::state::MARKER`): its facts.
     #[serde(borrow, default)]
     pub planlens_state: Option<&'a RawValue>,
-    /// A text plan Planlens converted to a plan (`load::text_plan::MARKER`): its facts.
+    /// A text plan Planlens converted to a plan (`planlens_load::text_plan::MARKER`): its facts.
     #[serde(borrow, default)]
     pub planlens_text_plan: Option<&'a RawValue>,
 }

@@ -4,8 +4,8 @@
 //! `data.tfstate` is decoded and decompressed):
 //! - [`read_state`]`(text, name) -> Result<Document, LoadError>`: a state's text, raw `.tfstate`
 //!   v4 or `terraform show -json` of a state, → a document with [`Source::State`], **not masked
-//!   yet**: pass it to [`super::mask::apply`] (the one masking pass), or call
-//!   [`super::load_plan_text_with`], which recognises states and masks them.
+//!   yet**: pass it to [`planlens_load::mask::apply`] (the one masking pass), or call
+//!   [`planlens_load::load_plan_text_with`], which recognises states and masks them.
 //! - [`is_state_text`]`(text)`: true for a state's text (either form), without reading it all.
 //!
 //! A state is converted on load into the text of an equivalent plan, as plan logs and driftctl

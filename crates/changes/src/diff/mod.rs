@@ -370,7 +370,7 @@ impl Ctx<'_> {
                                 _ => false,
                             }
                         }
-                        // No index to match: the path stops at the list (`load::text_plan`).
+                        // No index to match: the path stops at the list (`planlens_readers::text_plan`).
                         (_, PathKey::Unpositioned) => false,
                         _ => false,
                     })

@@ -10,7 +10,7 @@ use planlens_model::{Action, ReplaceOrder};
 use crate::decode::{CiCleaning, clean_ci_line};
 
 /// One line of a plan text as the reader reads it: cleaned of what a CI log or PR comment adds
-/// ([`crate::decode::clean_ci_line`]), without Terraform's box around diagnostics (only its `Error:`
+/// (`crate::decode::clean_ci_line`), without Terraform's box around diagnostics (only its `Error:`
 /// lines are kept) and with Atlantis's `!` read as `~`; `None` for a line that is not read.
 pub fn clean_line(raw: &str, c: &mut CiCleaning) -> Option<String> {
     let mut line = clean_ci_line(raw, c)?;

@@ -258,7 +258,7 @@ pub struct DataObject {
 pub enum Object {
     /// A tf-controller `Terraform` object.
     Terraform(Box<Terraform>),
-    /// A Secret (any: [`Objects::collect`] decides whether the controller or Terraform wrote it).
+    /// A Secret (any: [`Objects::collect`](super::Objects::collect) decides whether the controller or Terraform wrote it).
     Secret(DataObject),
     /// A ConfigMap.
     ConfigMap(DataObject),

@@ -54,7 +54,7 @@ pub fn shareable_text(doc: &Document) -> String {
     if doc.redacted.is_none() && matches!(doc.source, Source::PlanLog(_)) {
         return strip_plan_log(doc.source_text(), &doc.masking.mask);
     }
-    // A state travels as its equivalent plan (`load::state`), stripped as a plan is; the text
+    // A state travels as its equivalent plan (`planlens_readers::state`), stripped as a plan is; the text
     // carries the state's facts, so it opens as a state again. Never the state's own text.
     // A text plan too: never its own text, which can hold secret-named values in the clear.
     if doc.redacted.is_some()
