@@ -50,8 +50,17 @@ fn main() {
         };
         let analysis = Analysis::of(&doc);
         let (full_ms, full) = best(|| full_link(BASE, &doc, &LinkView::default()));
-        let (red_ms, red) =
-            best(|| redacted_link(BASE, &doc, &analysis, &rules, &labels, &LinkView::default()));
+        let (red_ms, red) = best(|| {
+            redacted_link(
+                BASE,
+                &doc,
+                &analysis,
+                &rules,
+                &labels,
+                &LinkView::default(),
+                None,
+            )
+        });
         for (kind, ms, url) in [("full", full_ms, &full), ("redacted", red_ms, &red)] {
             let payload = &url[url.find("&p=").expect("a plan") + 3..];
             let (open_ms, rows) = best(|| {

@@ -275,7 +275,8 @@ fn comment(doc: &Document, rules: &RuleSet) -> String {
     let evaluation = analysis.evaluate(doc, rules, &labels);
     let view = Default::default();
     let full = planlens::share::full_link(BASE, doc, &view);
-    let redacted = planlens::share::redacted_link(BASE, doc, &analysis, rules, &labels, &view);
+    let redacted =
+        planlens::share::redacted_link(BASE, doc, &analysis, rules, &labels, &view, None);
     let link: CommentLink = choose_link(full_link_for_comment(doc, full), None, redacted);
     markdown::summary(doc, &analysis, &evaluation, Some(&link))
 }

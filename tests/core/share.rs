@@ -62,6 +62,7 @@ fn redacted(o: &Opened, view: &LinkView) -> String {
         &RuleSet::builtin(),
         &BTreeMap::new(),
         view,
+        None,
     )
 }
 
@@ -417,6 +418,7 @@ fn no_secret_reaches_any_link_and_no_value_a_redacted_one() {
         &RuleSet::builtin(),
         &BTreeMap::new(),
         &LinkView::default(),
+        None,
     );
     let redacted_text = decode(
         &Fragment::parse(&redacted[redacted.find('#').unwrap()..])

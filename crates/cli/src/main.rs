@@ -360,6 +360,7 @@ impl Checked {
             &self.rules,
             labels,
             &self.view(labels),
+            None,
         )
     }
 }

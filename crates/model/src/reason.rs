@@ -2,6 +2,24 @@
 
 use super::Action;
 
+/// Every `action_reason` value Terraform documents (its JSON output format, `action_reason`), each
+/// of which [`describe`] turns into a sentence of its own; any other value is shown as it is.
+pub const DOCUMENTED: &[&str] = &[
+    "replace_because_tainted",
+    "replace_because_cannot_update",
+    "replace_by_request",
+    "replace_by_triggers",
+    "delete_because_no_resource_config",
+    "delete_because_wrong_repetition",
+    "delete_because_count_index",
+    "delete_because_each_key",
+    "delete_because_no_module",
+    "delete_because_no_move_target",
+    "read_because_config_unknown",
+    "read_because_dependency_pending",
+    "read_because_check_nested",
+];
+
 /// The human sentence for an `action_reason` value on a change with this action. Unknown values
 /// (from newer Terraform versions) are shown as they are rather than hidden. A forget (a `removed`
 /// block with `destroy = false`) carries the `delete_because_*` reasons too, but nothing is
@@ -91,21 +109,8 @@ mod tests {
 
     #[test]
     fn every_documented_reason_has_a_sentence() {
-        for reason in [
-            "replace_because_tainted",
-            "replace_because_cannot_update",
-            "replace_by_request",
-            "replace_by_triggers",
-            "delete_because_no_resource_config",
-            "delete_because_wrong_repetition",
-            "delete_because_count_index",
-            "delete_because_each_key",
-            "delete_because_no_module",
-            "delete_because_no_move_target",
-            "read_because_config_unknown",
-            "read_because_dependency_pending",
-            "read_because_check_nested",
-        ] {
+        assert_eq!(super::DOCUMENTED.len(), 13);
+        for &reason in super::DOCUMENTED {
             let action = match reason.split('_').next() {
                 Some("replace") => Action::Replace(crate::ReplaceOrder::DeleteThenCreate),
                 Some("delete") => Action::Delete,

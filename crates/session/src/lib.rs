@@ -589,7 +589,7 @@ impl Session {
                     findings: planlens_policy::all_findings(o, doc),
                     rules_read: o.rules_read,
                 });
-                let redacted = crate::share::redacted_link_with(
+                let redacted = crate::share::redacted_link(
                     &base,
                     doc,
                     &self.analysis,

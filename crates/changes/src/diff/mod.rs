@@ -231,14 +231,12 @@ pub fn diff_change(change: &PlanChange) -> Result<DiffNode, DiffError> {
         skip_nulls: true,
     };
     let mut path = Vec::new();
-    Ok(ctx.node(
-        None,
-        Masked::new(before.as_ref(), before_sensitive.as_ref()),
-        Masked::new(after.as_ref(), after_sensitive.as_ref()),
-        after_unknown.as_ref(),
-        elements.as_ref(),
-        &mut path,
-    ))
+    let sides = Sides {
+        before: Masked::new(before.as_ref(), before_sensitive.as_ref()),
+        after: Masked::new(after.as_ref(), after_sensitive.as_ref()),
+        unknown: after_unknown.as_ref(),
+    };
+    Ok(ctx.node(None, sides, elements.as_ref(), &mut path))
 }
 
 /// One step into a value on one side.
@@ -246,6 +244,27 @@ pub fn diff_change(change: &PlanChange) -> Result<DiffNode, DiffError> {
 enum Step<'k> {
     Attr(&'k str),
     Index(usize),
+}
+
+/// Both sides of one node: the values with their sensitivity mirrors, and the node's
+/// `after_unknown`.
+#[derive(Clone, Copy)]
+struct Sides<'v> {
+    before: Masked<'v>,
+    after: Masked<'v>,
+    unknown: Option<&'v Value>,
+}
+
+impl<'v> Sides<'v> {
+    /// The child at `before` on the before side and `after` on the after side (its unknowns
+    /// follow the after side).
+    fn at(&self, before: Option<Step>, after: Option<Step>) -> Sides<'v> {
+        Sides {
+            before: self.before.at(before),
+            after: self.after.at(after),
+            unknown: after.and_then(|s| child(self.unknown, s)),
+        }
+    }
 }
 
 /// A value together with its sensitivity mirror.
@@ -381,12 +400,15 @@ impl Ctx<'_> {
     fn node(
         &self,
         key: Option<PathKey>,
-        before: Masked,
-        after: Masked,
-        unknown: Option<&Value>,
+        sides: Sides,
         elements: Option<&Value>,
         path: &mut Vec<PathKey>,
     ) -> DiffNode {
+        let Sides {
+            before,
+            after,
+            unknown,
+        } = sides;
         let after_unknown = matches!(unknown, Some(Value::Bool(true)));
 
         // Children come only from sides that may be shown: never enumerate a sensitive or unknown
@@ -422,9 +444,7 @@ impl Ctx<'_> {
             Some(Kind::Object) => (
                 Form::Object,
                 self.attributes(
-                    before,
-                    after,
-                    unknown,
+                    sides,
                     [before_open, after_open, unknown_open],
                     elements,
                     path,
@@ -432,9 +452,7 @@ impl Ctx<'_> {
             ),
             Some(Kind::List) => {
                 let (children, hidden) = self.elements(
-                    before,
-                    after,
-                    unknown,
+                    sides,
                     [before_open, after_open, unknown_open],
                     closed,
                     elements,
@@ -500,18 +518,15 @@ impl Ctx<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn child_node(
         &self,
         key: PathKey,
-        before: Masked,
-        after: Masked,
-        unknown: Option<&Value>,
+        sides: Sides,
         elements: Option<&Value>,
         path: &mut Vec<PathKey>,
     ) -> DiffNode {
         path.push(key.clone());
-        let node = self.node(Some(key), before, after, unknown, elements, path);
+        let node = self.node(Some(key), sides, elements, path);
         path.pop();
         node
     }
@@ -519,9 +534,7 @@ impl Ctx<'_> {
     /// An object's attributes: the keys of the shown sides (and of `after_unknown`), sorted.
     fn attributes(
         &self,
-        before: Masked,
-        after: Masked,
-        unknown: Option<&Value>,
+        sides: Sides,
         open: [Option<&Value>; 3],
         elements: Option<&Value>,
         path: &mut Vec<PathKey>,
@@ -534,12 +547,9 @@ impl Ctx<'_> {
         }
         keys.into_iter()
             .filter_map(|k| {
-                let step = Step::Attr(k);
-                let (b, a, u) = (
-                    before.at(Some(step)),
-                    after.at(Some(step)),
-                    child(unknown, step),
-                );
+                let step = Some(Step::Attr(k));
+                let inner = sides.at(step, step);
+                let (b, a, u) = (inner.before, inner.after, inner.unknown);
                 // Nothing on either side, nothing unknown, nothing marked: not an attribute to show.
                 let nothing = |m: &Masked| {
                     m.value.is_none_or(Value::is_null) && m.sensitive.is_none_or(|s| !has_true(s))
@@ -548,7 +558,7 @@ impl Ctx<'_> {
                     return None;
                 }
                 let e = elements.and_then(|e| e.get(k));
-                Some(self.child_node(PathKey::Attr(k.to_string()), b, a, u, e, path))
+                Some(self.child_node(PathKey::Attr(k.to_string()), inner, e, path))
             })
             .collect()
     }
@@ -556,12 +566,9 @@ impl Ctx<'_> {
     /// A list's elements, aligned as Terraform aligns them; by index when a side is closed; as
     /// a text plan printed them when its conversion says how (`elements`), and then without
     /// positions (true in the answer) when the text hid some of them.
-    #[allow(clippy::too_many_arguments)]
     fn elements(
         &self,
-        before: Masked,
-        after: Masked,
-        unknown: Option<&Value>,
+        sides: Sides,
         [before_open, after_open, unknown_open]: [Option<&Value>; 3],
         closed: bool,
         elements: Option<&Value>,
@@ -589,14 +596,7 @@ impl Ctx<'_> {
                             after: p.after,
                         }
                     };
-                    self.child_node(
-                        key,
-                        before.at(b),
-                        after.at(a),
-                        a.and_then(|s| child(unknown, s)),
-                        inner,
-                        path,
-                    )
+                    self.child_node(key, sides.at(b, a), inner, path)
                 })
                 .collect();
             return (children, hidden);
@@ -615,24 +615,24 @@ impl Ctx<'_> {
                 .collect()
         } else {
             let (b, a) = (items(before_open), items(after_open));
-            let (b_ids, a_ids) = element_ids(b, before.sensitive, a, after.sensitive, unknown);
+            let (b_ids, a_ids) = element_ids(
+                b,
+                sides.before.sensitive,
+                a,
+                sides.after.sensitive,
+                sides.unknown,
+            );
             align::align(&b_ids, &a_ids, |x, y| b[x].is_object() && a[y].is_object())
         };
         let children = pairs
             .into_iter()
             .map(|p| {
                 let (b, a) = (p.before.map(Step::Index), p.after.map(Step::Index));
-                self.child_node(
-                    PathKey::Index {
-                        before: p.before,
-                        after: p.after,
-                    },
-                    before.at(b),
-                    after.at(a),
-                    a.and_then(|s| child(unknown, s)),
-                    None,
-                    path,
-                )
+                let key = PathKey::Index {
+                    before: p.before,
+                    after: p.after,
+                };
+                self.child_node(key, sides.at(b, a), None, path)
             })
             .collect();
         (children, false)
@@ -818,14 +818,12 @@ fn line_diff(before: &[&str], after: &[&str]) -> Vec<Line> {
 
 /// JSON held in a string: the diff of the values it encodes (no marks or unknowns inside a string).
 fn json_form(before: Option<&Value>, after: Option<&Value>) -> (Form, Vec<DiffNode>) {
-    let root = IN_STRING.node(
-        None,
-        Masked::new(before, None),
-        Masked::new(after, None),
-        None,
-        None,
-        &mut Vec::new(),
-    );
+    let sides = Sides {
+        before: Masked::new(before, None),
+        after: Masked::new(after, None),
+        unknown: None,
+    };
+    let root = IN_STRING.node(None, sides, None, &mut Vec::new());
     let container = match root.form {
         Form::Object => Container::Object,
         Form::List => Container::Array,

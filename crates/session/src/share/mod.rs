@@ -97,21 +97,9 @@ pub fn full_link(base: &str, doc: &Document, view: &fragment::LinkView) -> Strin
 }
 
 /// A redacted link to `base` showing `view` (its rules are left out: the findings travel in the
-/// link).
+/// link), carrying Rego policies' findings beside the rules' when `policies` is given (the
+/// browser's session, when policies are in use).
 pub fn redacted_link(
-    base: &str,
-    doc: &Document,
-    analysis: &Analysis,
-    rules: &RuleSet,
-    labels: &BTreeMap<String, String>,
-    view: &fragment::LinkView,
-) -> String {
-    redacted_link_with(base, doc, analysis, rules, labels, view, None)
-}
-
-/// [`redacted_link`] carrying Rego policies' findings beside the rules' (the browser's session,
-/// when policies are in use).
-pub fn redacted_link_with(
     base: &str,
     doc: &Document,
     analysis: &Analysis,
