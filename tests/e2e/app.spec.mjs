@@ -4,14 +4,13 @@
 // and the real plans from the fixture manifest (tests/fixtures/manifest.json), which the Rust tests
 // (tests/core) read too. Every test also runs the checks in harness.mjs: no request
 // leaves the test server's origin, no uncaught page error, no dialog.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, needsShared, sharedFiles } from "./harness.mjs";
 import { gotoApp, chooseFile, openPlan } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
 const SAMPLES = join(REPO, "samples");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 
 const fixture = (name) => join(FIXTURES, name);
 const sample = (name) => join(SAMPLES, name);
@@ -144,7 +143,7 @@ test.describe("Planlens in the browser", () => {
   });
 
   test("opens every real plan with its summary sentence", async ({ page }) => {
-    test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+    needsShared(REAL);
     test.setTimeout(180_000);
     const table = realPlanExpectations();
     expect(table.size).toBeGreaterThan(0);
@@ -598,7 +597,7 @@ for (const [device, viewport] of [
       await gotoApp(page);
       const files = [fixture("blast_radius.json"), fixture("deferred.json"), sample("modules-for-each.json")];
       const infracost = join(REAL, "infracost__terraform_v0_12_plan.json");
-      if (existsSync(infracost) || process.env.CI === "true") files.push(infracost);
+      files.push(...sharedFiles(infracost));
       const wrongPlural = /(^|[^\d,])1 (dependencies|nodes|resource instances|checks failing|data reads|output changes|collapsed modules|findings|rules|resources depend)\b/;
       for (const path of files) {
         const name = basename(path);

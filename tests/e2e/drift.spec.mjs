@@ -2,19 +2,18 @@
 // their figures; our drift plan shows severity, what the plan does, relevant attributes and masked
 // sensitive values, and links to the list and the graph; a plan log opens with its diagnostics.
 // Expected values come from tests/fixtures/README.md and tests/core/drift.rs.
-import { existsSync } from "node:fs";
+
 import { join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
 import { gotoApp, openPlan, closeDetail } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 
 const item = (page, address) => page.locator(`[data-testid=drift-item][data-address="${address.replace(/"/g, '\\"')}"]`);
 
 test.describe("Drift", () => {
   test("every driftctl report and a refresh-only plan open on the Drift tab", async ({ page }) => {
-    test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+    needsShared(REAL);
     // [file, coverage, unmanaged, missing, changed, drifted items, alerts]
     const cases = [
       ["driftctl__scan_json_access_denied_alerts.json", "0 %", "0", "0", "—", 0, 3],

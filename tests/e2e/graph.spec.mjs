@@ -1,13 +1,12 @@
 // The Graph tab in a real browser: drawing every real plan, clicking a node, list ↔ graph selection,
 // collapsing and expanding modules, blast radius, search, deep links and SVG/PNG export.
 // Expected counts come from tests/fixtures/README.md (blast_radius.json) and tests/core/graph.rs.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
 import { gotoApp, openPlan } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const SAMPLES = join(REPO, "samples");
 
 /** Pixels of the graph canvas that are not background: proof something was drawn. */
@@ -55,7 +54,7 @@ async function findAndClick(page, text, check) {
 
 test.describe("Graph view", () => {
   test("draws the graph of every real plan", async ({ page }) => {
-    test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+    needsShared(REAL);
     test.setTimeout(180_000);
     await gotoApp(page, "#tab=graph");
     // driftctl reports included: their drifted and missing resources are nodes too.

@@ -5,12 +5,11 @@
 // check reads pixels; the canvas also says where the drawing is on screen (`data-drawing-box`,
 // CSS px), its zoom (`data-scale`) and how many changed boxes are wholly in view of how many
 // (`data-changes-shown`).
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
 import { gotoApp, openPlan } from "./helpers.mjs";
 
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const READABLE = 0.75;
 
 const SIZES = [
@@ -95,7 +94,7 @@ for (const size of SIZES) {
 
     for (const name of ["infracost__terraform_v0_12_plan.json", "terraform-compliance__module_count_for_each_tree.json"]) {
       test(`Fit shows all of ${name} inside the canvas`, async ({ page }) => {
-        test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+        needsShared(REAL);
         await gotoApp(page);
         await openPlan(page, join(REAL, name));
         await openGraph(page);
@@ -115,7 +114,7 @@ for (const size of SIZES) {
       });
 
       test(`${name} opens at a readable zoom: all of it, or a group of its changes`, async ({ page }) => {
-        test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+        needsShared(REAL);
         await gotoApp(page);
         await openPlan(page, join(REAL, name));
         await openGraph(page);
@@ -133,7 +132,7 @@ for (const size of SIZES) {
     }
 
     test("Fit leaves every real plan's drawing clear of the canvas's edges", async ({ page }) => {
-      test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+      needsShared(REAL);
       test.setTimeout(240_000);
       await gotoApp(page);
       // Fit used to frame the boxes only, not the module boxes and edges around them: some
@@ -152,7 +151,7 @@ for (const size of SIZES) {
     });
 
     test("a framing follows the canvas's size until the user moves the graph", async ({ page }) => {
-      test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+      needsShared(REAL);
       await gotoApp(page);
       await openPlan(page, join(REAL, "infracost__terraform_v0_12_plan.json"));
       await openGraph(page);

@@ -11,12 +11,30 @@
 //   that provokes a failed request lists the console messages Chromium prints for it in
 //   `pageLog.allowedConsole`.
 import { test as base, expect } from "@playwright/test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "./serve.mjs";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // PLANLENS_DIST: another build to test (a second checkout building beside this one).
 export const DIST = process.env.PLANLENS_DIST || fileURLToPath(new URL("../../dist", import.meta.url));
+
+// The real corpus beside the repository (../shared/fixtures/real).
+export const REAL = join(REPO, "..", "shared", "fixtures", "real");
+
+// Skips the running test when `path` (the real corpus, or a file or tool in ../shared) is absent,
+// saying so. With CI=true it does not skip: CI runs with ../shared beside the clone, so a missing
+// file there fails the test instead of passing it silently.
+export function needsShared(path) {
+  test.skip(!existsSync(path) && process.env.CI !== "true", `SKIPPED: ${path} is absent (../shared is not beside the repository)`);
+}
+
+// `paths` to add to a test's files: those that exist, or all of them with CI=true (a missing one
+// fails there).
+export function sharedFiles(...paths) {
+  return process.env.CI === "true" ? paths : paths.filter((path) => existsSync(path));
+}
 
 export const test = base.extend({
   origin: [

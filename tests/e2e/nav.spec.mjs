@@ -3,13 +3,12 @@
 // opens the first match and ↓ steps into the list; a filter that hides the selected resource drops
 // it; the logo leads to the landing page (samples, paste) and back to the plan as it was left,
 // with the browser's Back and Forward doing the same.
-import { existsSync } from "node:fs";
+
 import { join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
 import { gotoApp, openPlan } from "./helpers.mjs";
 
 const SAMPLES = join(REPO, "samples");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const NESTED = join(REAL, "infracost__terraform_v0_12_plan.json");
 
 /** The logo at the top left. */
@@ -117,7 +116,7 @@ for (const [size, options] of SIZES) {
     };
 
     test("rows under a module heading show the address relative to it, the full one on hover and in the detail", async ({ page }) => {
-      test.skip(!existsSync(NESTED) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+      needsShared(NESTED);
       await gotoApp(page);
       await openPlan(page, NESTED);
       const cases = [

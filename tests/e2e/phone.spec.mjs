@@ -2,14 +2,13 @@
 // screen without scrolling the page sideways, the resource list shows at least ten rows, the
 // detail opens as a full-screen sheet with a way back, dialogs fit, and what a finger presses is at
 // least 40 px tall.
-import { existsSync } from "node:fs";
+
 import { join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, sharedFiles } from "./harness.mjs";
 import { gotoApp, openPlan } from "./helpers.mjs";
 
 const SAMPLES = join(REPO, "samples");
 const FIXTURES = join(REPO, "tests", "fixtures");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const TABS = ["resources", "graph", "drift", "rules", "outputs", "checks"];
 
 /** How far the page itself scrolls sideways (0 when everything fits). */
@@ -61,7 +60,7 @@ for (const width of [390, 360]) {
       await expectFits(page, "landing");
       const files = [join(SAMPLES, "web-app-replace.json"), join(SAMPLES, "drift-refresh.json"), join(FIXTURES, "driftctl.json")];
       const nested = join(REAL, "terraform-compliance__module_count_for_each_tree.json");
-      if (existsSync(nested)) files.push(nested);
+      files.push(...sharedFiles(nested));
       for (const path of files) {
         await openPlan(page, path);
         for (const tab of TABS) {

@@ -7,15 +7,14 @@
 // The reports are written by the CLI (target/debug/planlens, built here if `cargo test` has not)
 // from the app in DIST (dist/, or PLANLENS_DIST), as a CI job would.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { test, expect, REPO, DIST } from "./harness.mjs";
+import { test, expect, REPO, DIST, REAL, needsShared, sharedFiles } from "./harness.mjs";
 import { closeDetail } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const REAL_PLAN = join(REAL, "policy-engine__fv1_1_mixed_changes_drift.json");
 const SAMPLE = join(REPO, "samples", "web-app-replace.json");
 const RULES = join(FIXTURES, "rules", "warn_only.toml");
@@ -34,7 +33,7 @@ test.beforeAll(() => {
     join(FIXTURES, "share_secrets.json"),
     join(FIXTURES, "tf0_14_unmarked_secrets.json"),
   ];
-  if (existsSync(REAL_PLAN)) plans.push(REAL_PLAN);
+  plans.push(...sharedFiles(REAL_PLAN));
   for (const plan of plans) {
     const file = join(out, `${basename(plan)}.html`);
     execFileSync(join(REPO, "target", "debug", "planlens"), ["report", plan, "-o", file, "--app", DIST], {
@@ -181,7 +180,7 @@ for (const [device, viewport] of [
 
     test("a report of a real plan", async ({ page, pageLog }) => {
       // CI has ../shared beside the clone: there a missing real plan fails the test.
-      test.skip(!existsSync(REAL_PLAN) && process.env.CI !== "true", `SKIPPED: ${REAL_PLAN} is absent`);
+      needsShared(REAL_PLAN);
       const { file, routed } = await openReport(page, pageLog, REAL_PLAN);
       await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to add, 1 to change, 1 to destroy.");
       await row(page, "aws_s3_bucket.update_bucket").click();

@@ -6,12 +6,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test, expect, REPO } from "./harness.mjs";
+import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
 import { gotoApp, openPlan } from "./helpers.mjs";
 
 const FIXTURES = join(REPO, "tests", "fixtures");
 const RULES = join(FIXTURES, "rules");
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 
 /** The verdict badge of the summary strip (the Rules tab repeats it). */
 const verdict = (page) => page.locator(".summary").getByTestId("verdict");
@@ -32,7 +31,7 @@ function cliCheck(path) {
 
 test.describe("Guardrail rules", () => {
   test("every real file gets the same verdict and findings as planlens check", async ({ page }) => {
-    test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+    needsShared(REAL);
     test.setTimeout(240_000);
     await gotoApp(page);
     const names = readdirSync(REAL).filter((n) => n.endsWith(".json")).sort();
@@ -277,7 +276,7 @@ for (const [device, viewport] of [
 
     test("a generated 10k plan: the aggregate first, the badge equals the heading", async ({ page }) => {
       const gen = join(REPO, "..", "shared", "tools", "gen_plan.py");
-      test.skip(!existsSync(gen) && process.env.CI !== "true", `no generator at ${gen} (../shared is absent)`);
+      needsShared(gen);
       test.setTimeout(120_000);
       const path = join(mkdtempSync(join(tmpdir(), "planlens-10k-")), "p10k.json");
       writeFileSync(path, execFileSync("python3", [gen, "--resources", "10000", "--seed", "1"], { maxBuffer: 1 << 26 }));

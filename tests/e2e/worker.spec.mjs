@@ -1,13 +1,12 @@
 // Plans open in a Web Worker (src/worker.rs, src/ui/backend.rs): every real fixture opens there,
 // the page says so (`<html data-session="worker">`), the page keeps answering while a large plan
 // opens, and Cancel stops a large open and leaves the open plan as it was. At 1400×860 and 390×844.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { REPO, expect, test } from "./harness.mjs";
+import { REPO, expect, test, REAL, needsShared } from "./harness.mjs";
 import { closeDetail, gotoApp, openPlan } from "./helpers.mjs";
 
-const REAL = join(REPO, "..", "shared", "fixtures", "real");
 const SAMPLE = join(REPO, "samples", "web-app-replace.json");
 
 /** A valid plan of about `mb` megabytes: many small creates. */
@@ -33,7 +32,7 @@ for (const [label, viewport] of [
     test.use({ viewport });
 
     test("every real fixture opens in a worker, with its summary", async ({ page }) => {
-      test.skip(!existsSync(REAL) && process.env.CI !== "true", `no real fixtures at ${REAL} (../shared is absent)`);
+      needsShared(REAL);
       test.setTimeout(240_000);
       await gotoApp(page);
       const names = readdirSync(REAL).filter((n) => n.endsWith(".json")).sort();
