@@ -16,7 +16,7 @@
 use std::collections::{HashMap, HashSet};
 
 use regorus::unstable::{
-    ArithOp, BUILTINS, Expr, Literal, Module, Query, Ref, Rule, RuleHead, Span,
+    ArithOp, BUILTINS, Expr, Import, Literal, Module, Query, Ref, Rule, RuleHead, Span,
 };
 
 use super::error::PolicyError;
@@ -74,7 +74,8 @@ pub(super) fn head_ref(rule: &Rule) -> &Ref<Expr> {
     }
 }
 
-fn package_of(module: &Module) -> String {
+/// A module's package, its path joined with dots (`main`, `terraform.analysis`).
+pub(super) fn package_of(module: &Module) -> String {
     ref_path(&module.package.refr)
         .map(|p| p.join("."))
         .unwrap_or_default()
@@ -145,15 +146,19 @@ pub(super) fn imports_of(module: &Module) -> HashMap<String, Vec<String>> {
         if !matches!(path.first().map(String::as_str), Some("data" | "input")) {
             continue; // rego.v1, future.keywords
         }
-        let alias = import
-            .r#as
-            .as_ref()
-            .map(|s| s.text().to_string())
-            .or_else(|| path.last().cloned())
-            .unwrap_or_default();
-        imports.insert(alias, path);
+        imports.insert(import_alias(import).unwrap_or_default(), path);
     }
     imports
+}
+
+/// The name an import is known by: its `as` alias, else the last part of its path
+/// (`import data.lib.util` → `util`).
+pub(super) fn import_alias(import: &Import) -> Option<String> {
+    import
+        .r#as
+        .as_ref()
+        .map(|s| s.text().to_string())
+        .or_else(|| ref_path(&import.refr)?.pop())
 }
 
 fn globals_of(

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use regorus::unstable::{Expr, Literal, Module, Query, Ref, Rule, RuleHead};
 use serde_json::value::RawValue;
 
-use super::check::ref_path;
+use super::check::{head_ref, import_alias, ref_path};
 use super::shape::Shape;
 
 /// The static paths under `input` the policies read; `None` when one reads the input as a whole
@@ -31,13 +31,7 @@ pub(super) fn input_paths(modules: &[Ref<Module>]) -> Option<Vec<Vec<String>>> {
                 continue;
             };
             if path.first().map(String::as_str) == Some("input") {
-                let alias = import
-                    .r#as
-                    .as_ref()
-                    .map(|s| s.text().to_string())
-                    .or_else(|| path.last().cloned())
-                    .unwrap_or_default();
-                aliases.insert(alias, path[1..].to_vec());
+                aliases.insert(import_alias(import).unwrap_or_default(), path[1..].to_vec());
             }
         }
         let mut reader = ReadsWalk {
@@ -67,25 +61,16 @@ struct ReadsWalk<'r> {
 /// True when `object` in `module` may name something else than the builtins' namespace: an
 /// import or a rule of that name (`import data.object`, `object.get(x) := …`).
 fn shadows_object(module: &Module) -> bool {
-    let imported = module.imports.iter().any(|import| {
-        import
-            .r#as
-            .as_ref()
-            .map(|s| s.text().to_string())
-            .or_else(|| ref_path(&import.refr).and_then(|p| p.last().cloned()))
-            == Some("object".to_string())
-    });
+    let imported = module
+        .imports
+        .iter()
+        .any(|import| import_alias(import).as_deref() == Some("object"));
     imported
         || module.policy.iter().any(|rule| {
-            let refr = match rule.as_ref() {
-                Rule::Spec { head, .. } => match head {
-                    RuleHead::Compr { refr, .. }
-                    | RuleHead::Set { refr, .. }
-                    | RuleHead::Func { refr, .. } => refr,
-                },
-                Rule::Default { refr, .. } => refr,
-            };
-            ref_path(refr).and_then(|p| p.into_iter().next()).as_deref() == Some("object")
+            ref_path(head_ref(rule))
+                .and_then(|p| p.into_iter().next())
+                .as_deref()
+                == Some("object")
         })
 }
 
