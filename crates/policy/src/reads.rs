@@ -13,11 +13,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use regorus::unstable::{Expr, Literal, Module, Query, Ref, Rule, RuleHead};
+use regorus::unstable::{Expr, Module, Ref, WithModifier};
 use serde_json::value::RawValue;
 
 use super::check::{head_ref, import_alias, ref_path};
 use super::shape::Shape;
+use super::walk::{Visit, walk_expr};
 
 /// The static paths under `input` the policies read; `None` when one reads the input as a whole
 /// or through a key computed at run time.
@@ -74,71 +75,7 @@ fn shadows_object(module: &Module) -> bool {
         })
 }
 
-impl ReadsWalk<'_> {
-    fn rule(&mut self, rule: &Rule) {
-        match rule {
-            Rule::Spec { head, bodies, .. } => {
-                match head {
-                    RuleHead::Compr { refr, assign, .. } => {
-                        self.expr(refr);
-                        if let Some(a) = assign {
-                            self.expr(&a.value);
-                        }
-                    }
-                    RuleHead::Set { refr, key, .. } => {
-                        self.expr(refr);
-                        if let Some(k) = key {
-                            self.expr(k);
-                        }
-                    }
-                    RuleHead::Func { args, assign, .. } => {
-                        args.iter().for_each(|a| self.expr(a));
-                        if let Some(a) = assign {
-                            self.expr(&a.value);
-                        }
-                    }
-                }
-                for body in bodies {
-                    if let Some(a) = &body.assign {
-                        self.expr(&a.value);
-                    }
-                    self.query(&body.query);
-                }
-            }
-            Rule::Default { args, value, .. } => {
-                args.iter().for_each(|a| self.expr(a));
-                self.expr(value);
-            }
-        }
-    }
-
-    fn query(&mut self, query: &Query) {
-        for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => self.expr(expr),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value, collection]) {
-                        self.expr(e);
-                    }
-                }
-                Literal::SomeVars { .. } => {}
-                Literal::Every { domain, query, .. } => {
-                    self.expr(domain);
-                    self.query(query);
-                }
-            }
-            // `with input as …` replaces the input: only its value is read.
-            for w in &stmt.with_mods {
-                self.expr(&w.r#as);
-            }
-        }
-    }
-
+impl Visit for ReadsWalk<'_> {
     fn expr(&mut self, expr: &Expr) {
         match expr {
             Expr::Var { span, .. } => {
@@ -166,7 +103,7 @@ impl ReadsWalk<'_> {
                     indexes(expr, &mut |e| self.expr(e));
                     return;
                 }
-                children(expr, &mut |e| self.expr(e));
+                walk_expr(self, expr);
             }
             Expr::Call { fcn, params, .. }
                 if self.builtin_object_get
@@ -176,19 +113,13 @@ impl ReadsWalk<'_> {
                 self.object_get(&params[0], &params[1]);
                 self.expr(&params[2]);
             }
-            Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-                self.expr(term);
-                self.query(query);
-            }
-            Expr::ObjectCompr {
-                key, value, query, ..
-            } => {
-                self.expr(key);
-                self.expr(value);
-                self.query(query);
-            }
-            other => children(other, &mut |e| self.expr(e)),
+            other => walk_expr(self, other),
         }
+    }
+
+    /// `with input as …` replaces the input: only its value is read.
+    fn with(&mut self, with: &WithModifier) {
+        self.expr(&with.r#as);
     }
 }
 
@@ -290,10 +221,6 @@ fn indexes(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         _ => {}
     }
-}
-
-fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    super::check::children(expr, f);
 }
 
 /// The top-level keys of the plan that a group of `shape` may read, given the policies' input
