@@ -699,26 +699,23 @@ mod tests {
         let line = r.text.lines().nth(3).unwrap();
         // Columns count a tab as 4, as the engine does.
         let column = |text: &str, needle: &str| text.find(needle).unwrap() as u32 + 4;
-        // After the insertion: moved by its length.
-        assert_eq!(
-            r.original_position(4, column(line, "x :=")),
-            (4, column(original, "x :="))
-        );
-        // The negation itself.
-        assert_eq!(
-            r.original_position(4, column(line, "not")),
-            (4, column(original, "not"))
-        );
-        // In the copy: the expression it was copied from.
-        assert_eq!(
-            r.original_position(4, column(line, "input.a;")),
-            (4, column(original, "input.a"))
-        );
-        // In the inserted name: the negation.
-        assert_eq!(
-            r.original_position(4, column(line, "__planlens")),
-            (4, column(original, "not"))
-        );
+        // Where a place in the rewritten line maps to in the line as written.
+        for (rewritten_at, original_at) in [
+            // After the insertion: moved by its length.
+            ("x :=", "x :="),
+            // The negation itself.
+            ("not", "not"),
+            // In the copy: the expression it was copied from.
+            ("input.a;", "input.a"),
+            // In the inserted name: the negation.
+            ("__planlens", "not"),
+        ] {
+            assert_eq!(
+                r.original_position(4, column(line, rewritten_at)),
+                (4, column(original, original_at)),
+                "{rewritten_at}"
+            );
+        }
         // Other lines are unchanged.
         assert_eq!(r.original_position(3, 3), (3, 3));
     }
