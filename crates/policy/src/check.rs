@@ -16,10 +16,12 @@
 use std::collections::{HashMap, HashSet};
 
 use regorus::unstable::{
-    ArithOp, BUILTINS, Expr, Literal, Module, Query, Ref, Rule, RuleHead, Span,
+    ArithOp, BUILTINS, Expr, Import, Literal, Module, Query, Ref, Rule, RuleHead, Span,
+    WithModifier,
 };
 
 use super::error::PolicyError;
+use super::walk::{Statement, Visit, children, walk_expr};
 
 /// OPA builtin namespaces the engine is built without (Cargo.toml says why): a call to one is
 /// reported as undefined with this said, so the user knows OPA itself would accept it.
@@ -74,7 +76,8 @@ pub(super) fn head_ref(rule: &Rule) -> &Ref<Expr> {
     }
 }
 
-fn package_of(module: &Module) -> String {
+/// A module's package, its path joined with dots (`main`, `terraform.analysis`).
+pub(super) fn package_of(module: &Module) -> String {
     ref_path(&module.package.refr)
         .map(|p| p.join("."))
         .unwrap_or_default()
@@ -145,15 +148,19 @@ pub(super) fn imports_of(module: &Module) -> HashMap<String, Vec<String>> {
         if !matches!(path.first().map(String::as_str), Some("data" | "input")) {
             continue; // rego.v1, future.keywords
         }
-        let alias = import
-            .r#as
-            .as_ref()
-            .map(|s| s.text().to_string())
-            .or_else(|| path.last().cloned())
-            .unwrap_or_default();
-        imports.insert(alias, path);
+        imports.insert(import_alias(import).unwrap_or_default(), path);
     }
     imports
+}
+
+/// The name an import is known by: its `as` alias, else the last part of its path
+/// (`import data.lib.util` → `util`).
+pub(super) fn import_alias(import: &Import) -> Option<String> {
+    import
+        .r#as
+        .as_ref()
+        .map(|s| s.text().to_string())
+        .or_else(|| ref_path(&import.refr)?.pop())
 }
 
 fn globals_of(
@@ -236,57 +243,30 @@ impl Checker<'_> {
     fn query(&mut self, query: &Query, outer: &HashSet<String>) -> HashSet<String> {
         let mut bound = outer.clone();
         for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::NotExpr { .. } | Literal::SomeVars { .. } => {}
-                Literal::Expr { expr, .. } => vars(expr, &mut bound),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value, collection]) {
-                        vars(e, &mut bound);
-                    }
+            // A negation binds nothing; `every` binds only inside its body.
+            if !matches!(stmt.literal, Literal::NotExpr { .. }) {
+                for e in Statement::of(&stmt.literal).exprs() {
+                    vars(e, &mut bound);
                 }
-                Literal::Every { domain, .. } => vars(domain, &mut bound),
             }
             for w in &stmt.with_mods {
                 vars(&w.r#as, &mut bound);
             }
         }
         for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::NotExpr { expr, .. } => {
-                    let mut reported = HashSet::new();
-                    self.unsafe_vars(expr, &bound, &mut reported);
-                    self.walk(expr, &bound);
-                }
-                Literal::Expr { expr, .. } => self.walk(expr, &bound),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value, collection]) {
-                        self.walk(e, &bound);
-                    }
-                }
-                Literal::SomeVars { .. } => {}
-                Literal::Every {
-                    key,
-                    value,
-                    domain,
-                    query,
-                    ..
-                } => {
-                    self.walk(domain, &bound);
-                    let mut inner = bound.clone();
-                    inner.extend(key.iter().map(|k| k.text().to_string()));
-                    inner.insert(value.text().to_string());
-                    self.query(query, &inner);
-                }
+            if let Literal::NotExpr { expr, .. } = &stmt.literal {
+                let mut reported = HashSet::new();
+                self.unsafe_vars(expr, &bound, &mut reported);
+            }
+            let statement = Statement::of(&stmt.literal);
+            for e in statement.exprs() {
+                self.walk(e, &bound);
+            }
+            if let Statement::Every(every) = statement {
+                let mut inner = bound.clone();
+                inner.extend(every.key.iter().map(|k| k.text().to_string()));
+                inner.insert(every.value.text().to_string());
+                self.query(every.query, &inner);
             }
             for w in &stmt.with_mods {
                 self.walk(&w.refr, &bound);
@@ -432,94 +412,24 @@ fn literal_kind(expr: &Expr) -> Option<&'static str> {
     }
 }
 
-/// Every variable name in `expr` (comprehensions included), except `_`.
+/// Every variable name in `expr` (comprehensions included, not the `with` modifiers of their
+/// queries), except `_`.
 fn vars(expr: &Expr, out: &mut HashSet<String>) {
-    match expr {
-        Expr::Var { span, .. } => {
-            if span.text() != "_" {
-                out.insert(span.text().to_string());
-            }
-        }
-        Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-            vars(term, out);
-            query_vars(query, out);
-        }
-        Expr::ObjectCompr {
-            key, value, query, ..
-        } => {
-            vars(key, out);
-            vars(value, out);
-            query_vars(query, out);
-        }
-        other => children(other, &mut |e| vars(e, out)),
-    }
+    Vars(out).expr(expr);
 }
 
-fn query_vars(query: &Query, out: &mut HashSet<String>) {
-    for stmt in &query.stmts {
-        match &stmt.literal {
-            Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => vars(expr, out),
-            Literal::SomeIn {
-                key,
-                value,
-                collection,
-                ..
-            } => {
-                for e in key.iter().chain([value, collection]) {
-                    vars(e, out);
-                }
-            }
-            Literal::SomeVars { .. } => {}
-            Literal::Every { domain, query, .. } => {
-                vars(domain, out);
-                query_vars(query, out);
-            }
-        }
-    }
-}
+/// The walk of [`vars`].
+struct Vars<'o>(&'o mut HashSet<String>);
 
-/// Calls `f` on each direct sub-expression of `expr` (not on comprehension queries, nor on a
-/// call's function name or a field name).
-pub(super) fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    match expr {
-        Expr::Array { items, .. } | Expr::Set { items, .. } => items.iter().for_each(|e| f(e)),
-        Expr::Object { fields, .. } => {
-            for (_, k, v) in fields {
-                f(k);
-                f(v);
-            }
+impl Visit for Vars<'_> {
+    fn expr(&mut self, expr: &Expr) {
+        if let Expr::Var { span, .. } = expr
+            && span.text() != "_"
+        {
+            self.0.insert(span.text().to_string());
         }
-        Expr::ArrayCompr { term, .. } | Expr::SetCompr { term, .. } => f(term),
-        Expr::ObjectCompr { key, value, .. } => {
-            f(key);
-            f(value);
-        }
-        Expr::Call { params, .. } => params.iter().for_each(|e| f(e)),
-        Expr::UnaryExpr { expr, .. } => f(expr),
-        Expr::RefDot { refr, .. } => f(refr),
-        Expr::RefBrack { refr, index, .. } => {
-            f(refr);
-            f(index);
-        }
-        Expr::BinExpr { lhs, rhs, .. }
-        | Expr::BoolExpr { lhs, rhs, .. }
-        | Expr::ArithExpr { lhs, rhs, .. }
-        | Expr::AssignExpr { lhs, rhs, .. } => {
-            f(lhs);
-            f(rhs);
-        }
-        Expr::Membership {
-            key,
-            value,
-            collection,
-            ..
-        } => {
-            if let Some(k) = key {
-                f(k);
-            }
-            f(value);
-            f(collection);
-        }
-        _ => {}
+        walk_expr(self, expr);
     }
+
+    fn with(&mut self, _: &WithModifier) {}
 }

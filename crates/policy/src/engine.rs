@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use regorus::unstable::{Expr, Module, Ref, Rule, RuleHead};
+use regorus::unstable::{Expr, Module, Ref};
 use regorus::utils::limits::{ExecutionTimerConfig, TimeSource, set_time_source};
 use regorus::{Engine, PolicyLengthConfig};
 use serde::{Deserialize, Serialize};
@@ -693,18 +693,9 @@ fn add(engine: &mut Engine, file: &PolicyFile) -> Result<FileReport, PolicyError
 fn declared(modules: &[Ref<Module>]) -> Vec<Declared> {
     let mut rules = Vec::new();
     for module in modules {
-        let package = super::check::ref_path(&module.package.refr)
-            .map(|p| p.join("."))
-            .unwrap_or_default();
+        let package = super::check::package_of(module);
         for rule in &module.policy {
-            let refr = match rule.as_ref() {
-                Rule::Spec { head, .. } => match head {
-                    RuleHead::Compr { refr, .. }
-                    | RuleHead::Set { refr, .. }
-                    | RuleHead::Func { refr, .. } => refr,
-                },
-                Rule::Default { refr, .. } => refr,
-            };
+            let refr = super::check::head_ref(rule);
             let Some(name) = super::check::ref_path(refr).and_then(|p| p.into_iter().next()) else {
                 continue;
             };

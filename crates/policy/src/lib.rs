@@ -52,6 +52,7 @@ mod reads;
 pub mod shape;
 pub mod source;
 mod sprintf;
+mod walk;
 
 use std::borrow::Cow;
 use std::cmp::Reverse;

@@ -12,10 +12,10 @@
 use std::collections::HashSet;
 
 use regorus::unstable::{
-    AssignOp, BoolOp, Expr, Literal, LiteralStmt, Module, Query, Rule, RuleHead, Span,
+    AssignOp, BoolOp, Expr, Literal, LiteralStmt, Module, Rule, RuleHead, Span,
 };
 
-use super::check::children;
+use super::walk::{Visit, walk_statement};
 
 /// A policy text with hoisted expressions inserted, and the way back to the original positions.
 #[derive(Debug, Clone)]
@@ -259,56 +259,18 @@ struct Finder<'g> {
     found: Vec<Negation>,
 }
 
+/// Every negation in every query (comprehension and `every` bodies included), each before what
+/// it holds.
+impl Visit for Finder<'_> {
+    fn statement(&mut self, stmt: &LiteralStmt) {
+        if let Literal::NotExpr { expr, .. } = &stmt.literal {
+            self.negation(stmt, expr);
+        }
+        walk_statement(self, stmt);
+    }
+}
+
 impl Finder<'_> {
-    /// Every query under `expr` (comprehensions).
-    fn expr(&mut self, expr: &Expr) {
-        match expr {
-            Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-                self.expr(term);
-                self.query(query);
-            }
-            Expr::ObjectCompr {
-                key, value, query, ..
-            } => {
-                self.expr(key);
-                self.expr(value);
-                self.query(query);
-            }
-            other => children(other, &mut |e| self.expr(e)),
-        }
-    }
-
-    fn query(&mut self, query: &Query) {
-        for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::NotExpr { expr, .. } => {
-                    self.negation(stmt, expr);
-                    self.expr(expr);
-                }
-                Literal::Expr { expr, .. } => self.expr(expr),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value, collection]) {
-                        self.expr(e);
-                    }
-                }
-                Literal::SomeVars { .. } => {}
-                Literal::Every { domain, query, .. } => {
-                    self.expr(domain);
-                    self.query(query);
-                }
-            }
-            for w in &stmt.with_mods {
-                self.expr(&w.refr);
-                self.expr(&w.r#as);
-            }
-        }
-    }
-
     /// Records what OPA moves out of the negated `expr` (the statement `stmt`), if anything.
     fn negation(&mut self, stmt: &LiteralStmt, expr: &Expr) {
         let mut moved = Vec::new();
@@ -737,26 +699,23 @@ mod tests {
         let line = r.text.lines().nth(3).unwrap();
         // Columns count a tab as 4, as the engine does.
         let column = |text: &str, needle: &str| text.find(needle).unwrap() as u32 + 4;
-        // After the insertion: moved by its length.
-        assert_eq!(
-            r.original_position(4, column(line, "x :=")),
-            (4, column(original, "x :="))
-        );
-        // The negation itself.
-        assert_eq!(
-            r.original_position(4, column(line, "not")),
-            (4, column(original, "not"))
-        );
-        // In the copy: the expression it was copied from.
-        assert_eq!(
-            r.original_position(4, column(line, "input.a;")),
-            (4, column(original, "input.a"))
-        );
-        // In the inserted name: the negation.
-        assert_eq!(
-            r.original_position(4, column(line, "__planlens")),
-            (4, column(original, "not"))
-        );
+        // Where a place in the rewritten line maps to in the line as written.
+        for (rewritten_at, original_at) in [
+            // After the insertion: moved by its length.
+            ("x :=", "x :="),
+            // The negation itself.
+            ("not", "not"),
+            // In the copy: the expression it was copied from.
+            ("input.a;", "input.a"),
+            // In the inserted name: the negation.
+            ("__planlens", "not"),
+        ] {
+            assert_eq!(
+                r.original_position(4, column(line, rewritten_at)),
+                (4, column(original, original_at)),
+                "{rewritten_at}"
+            );
+        }
         // Other lines are unchanged.
         assert_eq!(r.original_position(3, 3), (3, 3));
     }

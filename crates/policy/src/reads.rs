@@ -13,11 +13,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use regorus::unstable::{Expr, Literal, Module, Query, Ref, Rule, RuleHead};
+use regorus::unstable::{Expr, Module, Ref, WithModifier};
 use serde_json::value::RawValue;
 
-use super::check::ref_path;
+use super::check::{head_ref, import_alias, ref_path};
 use super::shape::Shape;
+use super::walk::{Visit, walk_expr};
 
 /// The static paths under `input` the policies read; `None` when one reads the input as a whole
 /// or through a key computed at run time.
@@ -31,13 +32,7 @@ pub(super) fn input_paths(modules: &[Ref<Module>]) -> Option<Vec<Vec<String>>> {
                 continue;
             };
             if path.first().map(String::as_str) == Some("input") {
-                let alias = import
-                    .r#as
-                    .as_ref()
-                    .map(|s| s.text().to_string())
-                    .or_else(|| path.last().cloned())
-                    .unwrap_or_default();
-                aliases.insert(alias, path[1..].to_vec());
+                aliases.insert(import_alias(import).unwrap_or_default(), path[1..].to_vec());
             }
         }
         let mut reader = ReadsWalk {
@@ -67,93 +62,20 @@ struct ReadsWalk<'r> {
 /// True when `object` in `module` may name something else than the builtins' namespace: an
 /// import or a rule of that name (`import data.object`, `object.get(x) := …`).
 fn shadows_object(module: &Module) -> bool {
-    let imported = module.imports.iter().any(|import| {
-        import
-            .r#as
-            .as_ref()
-            .map(|s| s.text().to_string())
-            .or_else(|| ref_path(&import.refr).and_then(|p| p.last().cloned()))
-            == Some("object".to_string())
-    });
+    let imported = module
+        .imports
+        .iter()
+        .any(|import| import_alias(import).as_deref() == Some("object"));
     imported
         || module.policy.iter().any(|rule| {
-            let refr = match rule.as_ref() {
-                Rule::Spec { head, .. } => match head {
-                    RuleHead::Compr { refr, .. }
-                    | RuleHead::Set { refr, .. }
-                    | RuleHead::Func { refr, .. } => refr,
-                },
-                Rule::Default { refr, .. } => refr,
-            };
-            ref_path(refr).and_then(|p| p.into_iter().next()).as_deref() == Some("object")
+            ref_path(head_ref(rule))
+                .and_then(|p| p.into_iter().next())
+                .as_deref()
+                == Some("object")
         })
 }
 
-impl ReadsWalk<'_> {
-    fn rule(&mut self, rule: &Rule) {
-        match rule {
-            Rule::Spec { head, bodies, .. } => {
-                match head {
-                    RuleHead::Compr { refr, assign, .. } => {
-                        self.expr(refr);
-                        if let Some(a) = assign {
-                            self.expr(&a.value);
-                        }
-                    }
-                    RuleHead::Set { refr, key, .. } => {
-                        self.expr(refr);
-                        if let Some(k) = key {
-                            self.expr(k);
-                        }
-                    }
-                    RuleHead::Func { args, assign, .. } => {
-                        args.iter().for_each(|a| self.expr(a));
-                        if let Some(a) = assign {
-                            self.expr(&a.value);
-                        }
-                    }
-                }
-                for body in bodies {
-                    if let Some(a) = &body.assign {
-                        self.expr(&a.value);
-                    }
-                    self.query(&body.query);
-                }
-            }
-            Rule::Default { args, value, .. } => {
-                args.iter().for_each(|a| self.expr(a));
-                self.expr(value);
-            }
-        }
-    }
-
-    fn query(&mut self, query: &Query) {
-        for stmt in &query.stmts {
-            match &stmt.literal {
-                Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => self.expr(expr),
-                Literal::SomeIn {
-                    key,
-                    value,
-                    collection,
-                    ..
-                } => {
-                    for e in key.iter().chain([value, collection]) {
-                        self.expr(e);
-                    }
-                }
-                Literal::SomeVars { .. } => {}
-                Literal::Every { domain, query, .. } => {
-                    self.expr(domain);
-                    self.query(query);
-                }
-            }
-            // `with input as …` replaces the input: only its value is read.
-            for w in &stmt.with_mods {
-                self.expr(&w.r#as);
-            }
-        }
-    }
-
+impl Visit for ReadsWalk<'_> {
     fn expr(&mut self, expr: &Expr) {
         match expr {
             Expr::Var { span, .. } => {
@@ -181,7 +103,7 @@ impl ReadsWalk<'_> {
                     indexes(expr, &mut |e| self.expr(e));
                     return;
                 }
-                children(expr, &mut |e| self.expr(e));
+                walk_expr(self, expr);
             }
             Expr::Call { fcn, params, .. }
                 if self.builtin_object_get
@@ -191,19 +113,13 @@ impl ReadsWalk<'_> {
                 self.object_get(&params[0], &params[1]);
                 self.expr(&params[2]);
             }
-            Expr::ArrayCompr { term, query, .. } | Expr::SetCompr { term, query, .. } => {
-                self.expr(term);
-                self.query(query);
-            }
-            Expr::ObjectCompr {
-                key, value, query, ..
-            } => {
-                self.expr(key);
-                self.expr(value);
-                self.query(query);
-            }
-            other => children(other, &mut |e| self.expr(e)),
+            other => walk_expr(self, other),
         }
+    }
+
+    /// `with input as …` replaces the input: only its value is read.
+    fn with(&mut self, with: &WithModifier) {
+        self.expr(&with.r#as);
     }
 }
 
@@ -305,10 +221,6 @@ fn indexes(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         _ => {}
     }
-}
-
-fn children(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    super::check::children(expr, f);
 }
 
 /// The top-level keys of the plan that a group of `shape` may read, given the policies' input

@@ -252,28 +252,26 @@ mod tests {
 
     #[test]
     fn syntax_and_package_from_text() {
-        assert_eq!(
-            Syntax::guess("package main\n\ndeny[msg] {\n  msg := \"x\"\n}\n"),
-            Syntax::V0
-        );
-        assert_eq!(
-            Syntax::guess("package main\ndeny contains msg if {\n msg := \"x\"\n}\n"),
-            Syntax::V1
-        );
-        assert_eq!(
-            Syntax::guess("package main\nimport rego.v1\nallow {\n}\n"),
-            Syntax::V1
-        );
-        assert_eq!(
-            Syntax::guess("package main\nimport future.keywords.if\nallow if { true }\n"),
-            Syntax::V0
-        );
-        assert_eq!(Syntax::guess("package x\nallow { true }\n"), Syntax::V0);
-        // An object literal is not a v0 body; `if` makes it v1.
-        assert_eq!(
-            Syntax::guess("package x\np := {\"a\": [{\n}]}\nt if { p }\n"),
-            Syntax::V1
-        );
+        for (text, syntax) in [
+            (
+                "package main\n\ndeny[msg] {\n  msg := \"x\"\n}\n",
+                Syntax::V0,
+            ),
+            (
+                "package main\ndeny contains msg if {\n msg := \"x\"\n}\n",
+                Syntax::V1,
+            ),
+            ("package main\nimport rego.v1\nallow {\n}\n", Syntax::V1),
+            (
+                "package main\nimport future.keywords.if\nallow if { true }\n",
+                Syntax::V0,
+            ),
+            ("package x\nallow { true }\n", Syntax::V0),
+            // An object literal is not a v0 body; `if` makes it v1.
+            ("package x\np := {\"a\": [{\n}]}\nt if { p }\n", Syntax::V1),
+        ] {
+            assert_eq!(Syntax::guess(text), syntax, "{text}");
+        }
         assert!(uses_v1_keywords("deny contains msg {\n}"));
         assert!(!uses_v1_keywords(
             "deny[msg] { contains(x, \"if contains\") }"

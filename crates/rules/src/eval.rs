@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -431,26 +431,9 @@ impl<'de> Deserialize<'de> for TopLevel<'de> {
 }
 
 /// An object key, borrowed from the text unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_string())))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
-    }
-}
+#[derive(serde::Deserialize)]
+#[serde(transparent)]
+struct Key<'a>(#[serde(borrow)] Cow<'a, str>);
 
 #[cfg(test)]
 mod tests {
@@ -470,5 +453,15 @@ mod tests {
         assert!(matches!(index(Some(&null)), Parsed::Absent));
         let list: Box<RawValue> = serde_json::from_str("[1]").unwrap();
         assert!(matches!(index(Some(&list)), Parsed::Other(_)));
+    }
+
+    #[test]
+    fn keys_are_borrowed_unless_they_have_escapes() {
+        let raw: Box<RawValue> = serde_json::from_str(r#"{"plain": 1, "b\"q": 2}"#).unwrap();
+        let Parsed::Object(entries) = index(Some(&raw)) else {
+            panic!("not indexed as an object");
+        };
+        assert!(matches!(entries[0].0, Cow::Borrowed("plain")));
+        assert!(matches!(&entries[1].0, Cow::Owned(k) if k == "b\"q"));
     }
 }

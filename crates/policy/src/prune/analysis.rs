@@ -5,10 +5,11 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use regorus::unstable::{AssignOp, Expr, Module, Query, Ref, Rule, RuleHead};
 
-use super::syntax::{Access, Statement, binders, flatten, package_path, string_literal, var_name};
+use super::syntax::{Access, binders, flatten, package_path, string_literal, var_name};
 use super::{MAX_DEPTH, Need, Path, Step};
 use crate::check::{head_ref, imports_of, ref_path};
 use crate::shape::Shape;
+use crate::walk::{Statement, children};
 
 /// What an expression may hold that comes from the input.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -604,7 +605,7 @@ impl ValueFlow {
                 if let Expr::ObjectCompr { query, .. } = other {
                     self.query(at, query);
                 }
-                crate::check::children(other, &mut |part| {
+                children(other, &mut |part| {
                     let flow = self.value(at, part);
                     self.consume(&flow);
                 });

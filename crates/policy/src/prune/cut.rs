@@ -80,26 +80,9 @@ struct Node<'c> {
 }
 
 /// A key as written, borrowed when it has no escapes.
-struct Key<'de>(std::borrow::Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Owned(v.to_string())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
+#[derive(serde::Deserialize)]
+#[serde(transparent)]
+struct Key<'a>(#[serde(borrow)] std::borrow::Cow<'a, str>);
 
 impl<'de> DeserializeSeed<'de> for Node<'_> {
     type Value = ();

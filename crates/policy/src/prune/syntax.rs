@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
-use regorus::unstable::{Expr, Literal, Module, Query, Rule, RuleHead, Span};
+use regorus::unstable::{Expr, LiteralStmt, Module, Rule, RuleHead, WithModifier};
 
 use crate::check::ref_path;
+use crate::walk::{Statement, Visit, walk_expr, walk_statement};
 
 /// A package's name as a path under `data`.
 pub(super) fn package_path(module: &Module) -> Option<Vec<String>> {
@@ -60,159 +61,65 @@ pub(super) fn string_literal(expr: &Expr) -> Option<String> {
     }
 }
 
-/// A query's statement with its parts named, one walk for the analysis and for [`binders`].
-pub(super) enum Statement<'q> {
-    /// An expression tested (or, under `not`, its negation), or an assignment.
-    Test(&'q Expr),
-    /// `some key, value in collection`.
-    SomeIn(SomeIn<'q>),
-    /// `some x, y`: declares, binds nothing.
-    Declare,
-    /// `every key, value in domain { query }`.
-    Every(Every<'q>),
-}
-
-/// `some key, value in collection`.
-pub(super) struct SomeIn<'q> {
-    pub(super) key: Option<&'q Expr>,
-    pub(super) value: &'q Expr,
-    pub(super) collection: &'q Expr,
-}
-
-/// `every key, value in domain { query }`.
-pub(super) struct Every<'q> {
-    pub(super) key: Option<&'q Span>,
-    pub(super) value: &'q Span,
-    pub(super) domain: &'q Expr,
-    pub(super) query: &'q Query,
-}
-
-impl<'q> Statement<'q> {
-    pub(super) fn of(literal: &'q Literal) -> Statement<'q> {
-        match literal {
-            Literal::Expr { expr, .. } | Literal::NotExpr { expr, .. } => Statement::Test(expr),
-            Literal::SomeIn {
-                key,
-                value,
-                collection,
-                ..
-            } => Statement::SomeIn(SomeIn {
-                key: key.as_deref(),
-                value,
-                collection,
-            }),
-            Literal::SomeVars { .. } => Statement::Declare,
-            Literal::Every {
-                key,
-                value,
-                domain,
-                query,
-                ..
-            } => Statement::Every(Every {
-                key: key.as_ref(),
-                value,
-                domain,
-                query,
-            }),
-        }
-    }
-}
-
 /// How often each variable of `rule` appears where it may be bound: an index, a side of an
 /// assignment, a `some … in`, an argument. More than once means a later one may compare.
 pub(super) fn binders(rule: &Rule) -> HashMap<String, usize> {
-    fn expr(e: &Expr, counts: &mut HashMap<String, usize>) {
+    let mut binders = Binders(HashMap::new());
+    if let Rule::Spec {
+        head: RuleHead::Func { args, .. },
+        ..
+    } = rule
+    {
+        for a in args {
+            binders.count(var_name(a));
+        }
+    }
+    binders.rule(rule);
+    binders.0
+}
+
+/// The walk of [`binders`]: `with` modifiers are read for their values only.
+struct Binders(HashMap<String, usize>);
+
+impl Binders {
+    fn count(&mut self, name: Option<&str>) {
+        if let Some(name) = name {
+            *self.0.entry(name.to_string()).or_default() += 1;
+        }
+    }
+}
+
+impl Visit for Binders {
+    fn expr(&mut self, e: &Expr) {
         match e {
-            Expr::RefBrack { index, .. } => {
-                if let Some(name) = var_name(index) {
-                    *counts.entry(name.to_string()).or_default() += 1;
-                }
-            }
+            Expr::RefBrack { index, .. } => self.count(var_name(index)),
             Expr::AssignExpr { lhs, rhs, .. } => {
-                for side in [lhs, rhs] {
-                    if let Some(name) = var_name(side) {
-                        *counts.entry(name.to_string()).or_default() += 1;
-                    }
-                }
+                self.count(var_name(lhs));
+                self.count(var_name(rhs));
             }
             _ => {}
         }
-        crate::check::children(e, &mut |c| expr(c, counts));
-        match e {
-            Expr::ArrayCompr { query, .. }
-            | Expr::SetCompr { query, .. }
-            | Expr::ObjectCompr { query, .. } => q(query, counts),
-            _ => {}
-        }
+        walk_expr(self, e);
     }
-    fn q(query: &Query, counts: &mut HashMap<String, usize>) {
-        for stmt in &query.stmts {
-            for w in &stmt.with_mods {
-                expr(&w.r#as, counts);
-            }
-            match Statement::of(&stmt.literal) {
-                Statement::Test(e) => expr(e, counts),
-                Statement::SomeIn(some) => {
-                    for e in some.key.into_iter().chain([some.value]) {
-                        if let Some(name) = var_name(e) {
-                            *counts.entry(name.to_string()).or_default() += 1;
-                        }
-                        expr(e, counts);
-                    }
-                    expr(some.collection, counts);
-                }
-                Statement::Declare => {}
-                Statement::Every(every) => {
-                    for span in every.key.into_iter().chain([every.value]) {
-                        *counts.entry(span.text().to_string()).or_default() += 1;
-                    }
-                    expr(every.domain, counts);
-                    q(every.query, counts);
+
+    fn statement(&mut self, stmt: &LiteralStmt) {
+        match Statement::of(&stmt.literal) {
+            Statement::SomeIn(some) => {
+                for e in some.key.into_iter().chain([some.value]) {
+                    self.count(var_name(e));
                 }
             }
+            Statement::Every(every) => {
+                for span in every.key.into_iter().chain([every.value]) {
+                    self.count(Some(span.text()));
+                }
+            }
+            Statement::Test(_) | Statement::Declare => {}
         }
+        walk_statement(self, stmt);
     }
-    let mut counts = HashMap::new();
-    match rule {
-        Rule::Spec { head, bodies, .. } => {
-            match head {
-                RuleHead::Compr { refr, assign, .. } => {
-                    expr(refr, &mut counts);
-                    if let Some(a) = assign {
-                        expr(&a.value, &mut counts);
-                    }
-                }
-                RuleHead::Set { refr, key, .. } => {
-                    expr(refr, &mut counts);
-                    if let Some(k) = key {
-                        expr(k, &mut counts);
-                    }
-                }
-                RuleHead::Func { args, assign, .. } => {
-                    for a in args {
-                        if let Some(name) = var_name(a) {
-                            *counts.entry(name.to_string()).or_default() += 1;
-                        }
-                        expr(a, &mut counts);
-                    }
-                    if let Some(a) = assign {
-                        expr(&a.value, &mut counts);
-                    }
-                }
-            }
-            for body in bodies {
-                if let Some(a) = &body.assign {
-                    expr(&a.value, &mut counts);
-                }
-                q(&body.query, &mut counts);
-            }
-        }
-        Rule::Default { args, value, .. } => {
-            for a in args {
-                expr(a, &mut counts);
-            }
-            expr(value, &mut counts);
-        }
+
+    fn with(&mut self, with: &WithModifier) {
+        self.expr(&with.r#as);
     }
-    counts
 }
