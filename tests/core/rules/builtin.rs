@@ -50,24 +50,9 @@ fn a_destroy_needs_approval() {
 fn a_replace_counts_as_a_destroy_but_create_then_forget_does_not() {
     let out = builtin(
         &plan_of(vec![
-            change(
-                "aws_instance.a",
-                &["delete", "create"],
-                json!({}),
-                json!({}),
-            ),
-            change(
-                "aws_instance.b",
-                &["create", "delete"],
-                json!({}),
-                json!({}),
-            ),
-            change(
-                "aws_instance.c",
-                &["create", "forget"],
-                json!({}),
-                json!({}),
-            ),
+            bare("aws_instance.a", &["delete", "create"]),
+            bare("aws_instance.b", &["create", "delete"]),
+            bare("aws_instance.c", &["create", "forget"]),
             change("aws_instance.d", &["forget"], json!({}), Value::Null),
         ]),
         &[],
@@ -113,25 +98,10 @@ fn six_destroys_are_too_many_one_plan_level_finding() {
 
 #[test]
 fn replaces_count_towards_too_many_destroys() {
-    let mut changes: Vec<Value> = (0..3)
-        .map(|i| {
-            change(
-                &format!("aws_s3_bucket.b{i}"),
-                &["delete"],
-                json!({}),
-                Value::Null,
-            )
-        })
-        .collect();
-    changes.extend((0..3).map(|i| {
-        change(
-            &format!("aws_instance.r{i}"),
-            &["delete", "create"],
-            json!({}),
-            json!({}),
-        )
-    }));
-    let out = builtin(&plan_of(changes), &[]);
+    let mut plan = deletes(3);
+    let changes = plan["resource_changes"].as_array_mut().unwrap();
+    changes.extend((0..3).map(|i| bare(&format!("aws_instance.r{i}"), &["delete", "create"])));
+    let out = builtin(&plan, &[]);
     assert_eq!(out.fired("too-many-destroys"), ["plan"]);
 }
 
@@ -157,7 +127,7 @@ fn a_security_group_update_warns_a_no_op_does_not() {
                 Value::Null,
                 json!({"from_port": 22}),
             ),
-            change("aws_vpc.main", &["update"], json!({}), json!({})),
+            bare("aws_vpc.main", &["update"]),
         ]),
         &[],
     );
@@ -175,12 +145,7 @@ fn a_security_group_update_warns_a_no_op_does_not() {
 #[test]
 fn a_security_group_replace_warns_and_needs_approval() {
     let out = builtin(
-        &plan_of(vec![change(
-            "aws_security_group.web",
-            &["create", "delete"],
-            json!({}),
-            json!({}),
-        )]),
+        &plan_of(vec![bare("aws_security_group.web", &["create", "delete"])]),
         &[],
     );
     assert_eq!(

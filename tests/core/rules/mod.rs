@@ -46,20 +46,20 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// A rule's findings, in finding order.
+    fn of(&self, rule: &str) -> Vec<&Seen> {
+        self.seen.iter().filter(|s| s.rule == rule).collect()
+    }
+
     /// Where a rule fired, in finding order.
     fn fired(&self, rule: &str) -> Vec<&str> {
-        self.seen
-            .iter()
-            .filter(|s| s.rule == rule)
-            .map(|s| s.at.as_str())
-            .collect()
+        self.of(rule).into_iter().map(|s| s.at.as_str()).collect()
     }
 
     /// The messages of a rule's findings.
     fn messages(&self, rule: &str) -> Vec<&str> {
-        self.seen
-            .iter()
-            .filter(|s| s.rule == rule)
+        self.of(rule)
+            .into_iter()
             .map(|s| s.message.as_str())
             .collect()
     }
@@ -115,6 +115,12 @@ fn change(address: &str, actions: &[&str], before: Value, after: Value) -> Value
     c
 }
 
+/// A change of `actions` whose values before and after are empty objects: all a rule that reads
+/// no attribute needs.
+fn bare(address: &str, actions: &[&str]) -> Value {
+    change(address, actions, json!({}), json!({}))
+}
+
 fn plan_of(changes: Vec<Value>) -> Value {
     json!({ "format_version": "1.2", "terraform_version": "1.9.5", "resource_changes": changes })
 }
@@ -165,19 +171,17 @@ fn instance(address: &str, actions: &[&str], instance_type: &str) -> Value {
     }
 }
 
+/// A plan that deletes `n` buckets.
 fn deletes(n: usize) -> Value {
-    plan_of(
-        (0..n)
-            .map(|i| {
-                change(
-                    &format!("aws_s3_bucket.b{i}"),
-                    &["delete"],
-                    json!({}),
-                    Value::Null,
-                )
-            })
-            .collect(),
-    )
+    let delete = |i| {
+        change(
+            &format!("aws_s3_bucket.b{i}"),
+            &["delete"],
+            json!({}),
+            Value::Null,
+        )
+    };
+    plan_of((0..n).map(delete).collect())
 }
 
 fn drifted(attribute_after: Value) -> Value {

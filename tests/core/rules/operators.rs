@@ -17,6 +17,16 @@ fn holds(condition: &str, after: &Value) -> bool {
     holds_on_change(condition, after.clone(), after.clone())
 }
 
+/// Whether each condition (a path under `after.` and an operator) holds on a resource whose value
+/// is `after`, against what it should be.
+#[track_caller]
+fn assert_holds(after: &Value, cases: &[(&str, &str, bool)]) {
+    for (path, operator, want) in cases {
+        let condition = format!("path = \"after.{path}\"\n{operator}");
+        assert_eq!(holds(&condition, after), *want, "{condition}");
+    }
+}
+
 fn values() -> Value {
     json!({
         "instance_type": "m5.large",
@@ -33,81 +43,69 @@ fn values() -> Value {
 #[test]
 fn equals_compares_json_values() {
     let v = values();
-    assert!(holds(
-        "path = \"after.instance_type\"\nequals = \"m5.large\"",
-        &v
-    ));
-    assert!(!holds(
-        "path = \"after.instance_type\"\nequals = \"m5.xlarge\"",
-        &v
-    ));
-    assert!(holds("path = \"after.min_count\"\nequals = 3", &v));
-    assert!(holds("path = \"after.min_count\"\nequals = 3.0", &v));
-    assert!(!holds("path = \"after.min_count\"\nequals = \"3\"", &v));
-    assert!(holds("path = \"after.monitoring\"\nequals = true", &v));
-    assert!(!holds("path = \"after.monitoring\"\nequals = false", &v));
-    assert!(holds("path = \"after.zones\"\nequals = [\"a\", \"b\"]", &v));
-    assert!(holds("path = \"after.tags.env\"\nequals = \"dev\"", &v));
+    assert_holds(
+        &v,
+        &[
+            ("instance_type", "equals = \"m5.large\"", true),
+            ("instance_type", "equals = \"m5.xlarge\"", false),
+            ("min_count", "equals = 3", true),
+            ("min_count", "equals = 3.0", true),
+            ("min_count", "equals = \"3\"", false),
+            ("monitoring", "equals = true", true),
+            ("monitoring", "equals = false", false),
+            ("zones", "equals = [\"a\", \"b\"]", true),
+            ("tags.env", "equals = \"dev\"", true),
+        ],
+    );
 }
 
 #[test]
 fn not_equals_is_the_negation() {
     let v = values();
-    assert!(holds(
-        "path = \"after.instance_type\"\nnot_equals = \"m5.xlarge\"",
-        &v
-    ));
-    assert!(!holds(
-        "path = \"after.instance_type\"\nnot_equals = \"m5.large\"",
-        &v
-    ));
-    assert!(!holds("path = \"after.min_count\"\nnot_equals = 3", &v));
+    assert_holds(
+        &v,
+        &[
+            ("instance_type", "not_equals = \"m5.xlarge\"", true),
+            ("instance_type", "not_equals = \"m5.large\"", false),
+            ("min_count", "not_equals = 3", false),
+        ],
+    );
 }
 
 #[test]
 fn in_and_not_in_check_membership() {
     let v = values();
-    assert!(holds(
-        "path = \"after.instance_type\"\nin = [\"t3.micro\", \"m5.large\"]",
-        &v
-    ));
-    assert!(!holds(
-        "path = \"after.instance_type\"\nin = [\"t3.micro\"]",
-        &v
-    ));
-    assert!(holds("path = \"after.min_count\"\nin = [1, 2, 3]", &v));
-    assert!(holds(
-        "path = \"after.instance_type\"\nnot_in = [\"t3.micro\"]",
-        &v
-    ));
-    assert!(!holds(
-        "path = \"after.instance_type\"\nnot_in = [\"m5.large\"]",
-        &v
-    ));
+    assert_holds(
+        &v,
+        &[
+            ("instance_type", "in = [\"t3.micro\", \"m5.large\"]", true),
+            ("instance_type", "in = [\"t3.micro\"]", false),
+            ("min_count", "in = [1, 2, 3]", true),
+            ("instance_type", "not_in = [\"t3.micro\"]", true),
+            ("instance_type", "not_in = [\"m5.large\"]", false),
+        ],
+    );
 }
 
 #[test]
 fn lt_gt_le_ge_compare_numbers() {
     let v = values();
-    for (op, n, want) in [
-        ("lt", "4", true),
-        ("lt", "3", false),
-        ("le", "3", true),
-        ("le", "2", false),
-        ("gt", "2", true),
-        ("gt", "3", false),
-        ("ge", "3", true),
-        ("ge", "3.5", false),
-    ] {
-        assert_eq!(
-            holds(&format!("path = \"after.min_count\"\n{op} = {n}"), &v),
-            want,
-            "min_count 3 {op} {n}"
-        );
-    }
-    assert!(holds("path = \"after.ratio\"\nlt = 1", &v));
-    // A string is not a number, even one that looks like one.
-    assert!(!holds("path = \"after.instance_type\"\nlt = 100", &v));
+    assert_holds(
+        &v,
+        &[
+            ("min_count", "lt = 4", true),
+            ("min_count", "lt = 3", false),
+            ("min_count", "le = 3", true),
+            ("min_count", "le = 2", false),
+            ("min_count", "gt = 2", true),
+            ("min_count", "gt = 3", false),
+            ("min_count", "ge = 3", true),
+            ("min_count", "ge = 3.5", false),
+            ("ratio", "lt = 1", true),
+            // A string is not a number, even one that looks like one.
+            ("instance_type", "lt = 100", false),
+        ],
+    );
     assert!(!holds(
         "path = \"after.label\"\ngt = 1",
         &json!({"label": "5"})
@@ -117,74 +115,53 @@ fn lt_gt_le_ge_compare_numbers() {
 #[test]
 fn regex_matches_strings_only() {
     let v = values();
-    assert!(holds(
-        "path = \"after.instance_type\"\nregex = '^m5\\.'",
-        &v
-    ));
-    assert!(!holds(
-        "path = \"after.instance_type\"\nregex = '^c5\\.'",
-        &v
-    ));
-    assert!(!holds("path = \"after.min_count\"\nregex = '3'", &v));
-    assert!(!holds("path = \"after.zones\"\nregex = 'a'", &v));
+    assert_holds(
+        &v,
+        &[
+            ("instance_type", "regex = '^m5\\.'", true),
+            ("instance_type", "regex = '^c5\\.'", false),
+            ("min_count", "regex = '3'", false),
+            ("zones", "regex = 'a'", false),
+        ],
+    );
 }
 
 #[test]
 fn exists_tells_present_from_missing() {
     let v = values();
-    assert!(holds("path = \"after.instance_type\"\nexists = true", &v));
-    assert!(!holds("path = \"after.instance_type\"\nexists = false", &v));
-    assert!(holds("path = \"after.absent\"\nexists = false", &v));
-    assert!(!holds("path = \"after.absent\"\nexists = true", &v));
-    assert!(holds("path = \"after.nothing\"\nexists = false", &v));
+    assert_holds(
+        &v,
+        &[
+            ("instance_type", "exists = true", true),
+            ("instance_type", "exists = false", false),
+            ("absent", "exists = false", true),
+            ("absent", "exists = true", false),
+            ("nothing", "exists = false", true),
+        ],
+    );
 }
 
 #[test]
 fn changed_compares_before_and_after() {
     let before = json!({"instance_type": "t3.micro", "tags": {"Name": "a"}, "size": 3});
     let after = json!({"instance_type": "t3.large", "tags": {"Name": "a"}, "size": 3.0});
-    assert!(holds_on_change(
-        "path = \"instance_type\"\nchanged = true",
-        before.clone(),
-        after.clone()
-    ));
-    assert!(!holds_on_change(
-        "path = \"instance_type\"\nchanged = false",
-        before.clone(),
-        after.clone()
-    ));
-    assert!(!holds_on_change(
-        "path = \"tags.Name\"\nchanged = true",
-        before.clone(),
-        after.clone()
-    ));
-    assert!(holds_on_change(
-        "path = \"tags\"\nchanged = false",
-        before.clone(),
-        after.clone()
-    ));
-    // 3 and 3.0 are the same number.
-    assert!(!holds_on_change(
-        "path = \"size\"\nchanged = true",
-        before.clone(),
-        after.clone()
-    ));
+    for (path, changed, want) in [
+        ("instance_type", true, true),
+        ("instance_type", false, false),
+        ("tags.Name", true, false),
+        ("tags", false, true),
+        // 3 and 3.0 are the same number.
+        ("size", true, false),
+    ] {
+        let condition = format!("path = \"{path}\"\nchanged = {changed}");
+        let holds = holds_on_change(&condition, before.clone(), after.clone());
+        assert_eq!(holds, want, "{condition}");
+    }
     // Present on one side only: changed (a create, or a value known only after apply).
-    assert!(holds_on_change(
-        "path = \"ami\"\nchanged = true",
-        json!({}),
-        json!({"ami": "a"})
-    ));
-    assert!(holds_on_change(
-        "path = \"ami\"\nchanged = true",
-        json!({"ami": "a"}),
-        json!({})
-    ));
-    assert!(!holds_on_change(
-        "path = \"ami\"\nchanged = true",
-        json!({}),
-        json!({})
-    ));
+    let ami = "path = \"ami\"\nchanged = true";
+    assert!(holds_on_change(ami, json!({}), json!({"ami": "a"})));
+    assert!(holds_on_change(ami, json!({"ami": "a"}), json!({})));
+    assert!(!holds_on_change(ami, json!({}), json!({})));
 }
 
 #[test]
@@ -221,13 +198,16 @@ fn missing_values_fail_positive_tests_and_pass_negative_ones() {
 #[test]
 fn paths_reach_into_lists_and_odd_keys() {
     let v = values();
-    assert!(holds("path = \"after.node[0].size\"\nequals = 100", &v));
-    assert!(holds(
-        "path = 'after.tags[\"kubernetes.io/role\"]'\nequals = \"agent\"",
-        &v
-    ));
-    assert!(holds("path = \"after.zones[1]\"\nequals = \"b\"", &v));
-    assert!(!holds("path = \"after.zones[2]\"\nexists = true", &v));
+    assert_holds(
+        &v,
+        &[
+            ("node[0].size", "equals = 100", true),
+            ("zones[1]", "equals = \"b\"", true),
+            ("zones[2]", "exists = true", false),
+        ],
+    );
+    let odd_key = "path = 'after.tags[\"kubernetes.io/role\"]'\nequals = \"agent\"";
+    assert!(holds(odd_key, &v));
     assert!(holds("path = \"after\"\nexists = true", &v));
 }
 

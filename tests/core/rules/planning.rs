@@ -151,12 +151,7 @@ fn an_incomplete_plan_is_never_a_pass_but_a_deny_still_needs_approval() {
 #[test]
 fn a_plan_with_nothing_to_do_is_not_applyable_and_still_passes() {
     // Terraform 1.8+ writes `applyable: false` for a plan without changes.
-    let mut plan = plan_of(vec![change(
-        "aws_s3_bucket.b",
-        &["no-op"],
-        json!({}),
-        json!({}),
-    )]);
+    let mut plan = plan_of(vec![bare("aws_s3_bucket.b", &["no-op"])]);
     plan["applyable"] = json!(false);
     plan["complete"] = json!(true);
     plan["errored"] = json!(false);

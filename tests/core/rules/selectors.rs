@@ -16,7 +16,7 @@ fn selects(selectors: &str, plan: &Value) -> Vec<String> {
 
 fn module_plan() -> Value {
     plan_of(vec![
-        change("aws_security_group.root", &["update"], json!({}), json!({})),
+        bare("aws_security_group.root", &["update"]),
         change(
             r#"module.sg["a"].aws_security_group.this"#,
             &["update"],
@@ -29,12 +29,7 @@ fn module_plan() -> Value {
             json!({}),
             json!({}),
         ),
-        change(
-            r#"module.net.module.sub[0].aws_subnet.s"#,
-            &["update"],
-            json!({}),
-            json!({}),
-        ),
+        bare(r#"module.net.module.sub[0].aws_subnet.s"#, &["update"]),
         change("data.aws_ami.ubuntu", &["read"], Value::Null, json!({})),
     ])
 }
@@ -94,9 +89,9 @@ fn type_provider_and_mode_selectors() {
 
 #[test]
 fn action_selectors_use_terraforms_words() {
-    let mut imported = change("aws_instance.imported", &["no-op"], json!({}), json!({}));
+    let mut imported = bare("aws_instance.imported", &["no-op"]);
     imported["change"]["importing"] = json!({"id": "i-1"});
-    let mut moved = change("aws_instance.moved", &["update"], json!({}), json!({}));
+    let mut moved = bare("aws_instance.moved", &["update"]);
     moved["previous_address"] = json!("aws_instance.old");
     let plan = plan_of(vec![
         change("aws_instance.created", &["create"], Value::Null, json!({})),
@@ -109,13 +104,8 @@ fn action_selectors_use_terraforms_words() {
         ),
         imported,
         moved,
-        change(
-            "aws_instance.replaced",
-            &["delete", "create"],
-            json!({}),
-            json!({}),
-        ),
-        change("aws_instance.same", &["no-op"], json!({}), json!({})),
+        bare("aws_instance.replaced", &["delete", "create"]),
+        bare("aws_instance.same", &["no-op"]),
         change("data.aws_ami.read", &["read"], Value::Null, json!({})),
     ]);
     let sel = |actions: &str| selects(&format!("actions = {actions}"), &plan);
@@ -145,12 +135,7 @@ fn action_selectors_use_terraforms_words() {
 fn drift_selectors() {
     let minor = drifted(json!({"tags": {"Name": "edited"}}));
     let structural = drifted(json!({"instance_type": "t3.large"}));
-    let clean = plan_of(vec![change(
-        "aws_instance.web",
-        &["no-op"],
-        json!({}),
-        json!({}),
-    )]);
+    let clean = plan_of(vec![bare("aws_instance.web", &["no-op"])]);
     assert_eq!(selects("drift = \"any\"", &minor).len(), 1);
     assert_eq!(selects("drift = \"any\"", &structural).len(), 1);
     assert!(selects("drift = \"any\"", &clean).is_empty());

@@ -19,7 +19,7 @@ fn the_verdict_is_the_worst_finding() {
         let plan = plan_of(
             types
                 .iter()
-                .map(|t| change(&format!("{t}.x"), &["update"], json!({}), json!({})))
+                .map(|t| bare(&format!("{t}.x"), &["update"]))
                 .collect(),
         );
         run(&plan.to_string(), &set, &[]).verdict()
@@ -37,11 +37,11 @@ fn the_verdict_is_the_worst_finding() {
 #[test]
 fn findings_come_plan_level_then_deny_warn_info_then_rule_then_resource_order() {
     let plan = plan_of(vec![
-        change("aws_instance.a", &["update"], json!({}), json!({})),
-        change("aws_subnet.a", &["update"], json!({}), json!({})),
-        change("aws_vpc.a", &["update"], json!({}), json!({})),
-        change("aws_subnet.b", &["update"], json!({}), json!({})),
-        change("aws_instance.b", &["update"], json!({}), json!({})),
+        bare("aws_instance.a", &["update"]),
+        bare("aws_subnet.a", &["update"]),
+        bare("aws_vpc.a", &["update"]),
+        bare("aws_subnet.b", &["update"]),
+        bare("aws_instance.b", &["update"]),
     ]);
     let out = run(&plan.to_string(), &three_severities(), &[]);
     let messages: Vec<&str> = out.seen.iter().map(|s| s.message.as_str()).collect();
