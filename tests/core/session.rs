@@ -29,25 +29,7 @@ fn options(name: &str) -> OpenOptions {
 
 /// Every input we have, as bytes: the real corpus (when present) and our own fixtures.
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    common::real_and_own(&[
-        "share_secrets.json",
-        "drift_effects.json",
-        "plan_log_drift.jsonl",
-        "hostile.json",
-        "tricky_keys.json",
-        "diff_like_terraform_show.json",
-        "shown_state.json",
-        "states/modules.tfstate",
-        "text_plans/opentofu_drift.txt",
-        "text_plans/ci_log_github_actions.txt",
-        "text_plans/atlantis_comment.md",
-        "text_plans/tf_controller_drift_message_cut.txt",
-        "text_plans/terraform-1.5.7/moved_with_drift/plan",
-        "states/terraform-json/110_sensitive_values.tfstate",
-        "kube/plan-secret-chunked.json",
-        "kube/state-secret.json",
-        "kube/configmap-text-plan.json",
-    ])
+    common::inputs()
 }
 
 /// What the list shows and filters by, per row.

@@ -201,37 +201,15 @@ fn driftctl_changelog(v: &Value, mask: &Mask, out: &mut Vec<String>) {
     }
 }
 
-/// Every input we have: the real corpus (when it is beside the repository) and our fixtures.
+/// Every input we have (common::inputs: the real corpus when it is beside the repository, and our
+/// fixtures), with its path; not the README's samples, whose secrets' names (`secrets =
+/// ["DATABASE_URL"]`) are also resources' keys and variable names, which `secrets_in` cannot tell
+/// from values.
 fn inputs() -> Vec<(String, PathBuf)> {
-    let mut files = Vec::new();
-    if let Some(dir) = common::real_fixtures_dir() {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "json") {
-                files.push((p.file_name().unwrap().to_string_lossy().into_owned(), p));
-            }
-        }
-    }
-    let own = common::repo_dir().join("tests/fixtures");
-    for e in std::fs::read_dir(own).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "json" || x == "jsonl") {
-            files.push((p.file_name().unwrap().to_string_lossy().into_owned(), p));
-        }
-    }
-    // Terraform states (tests/fixtures/states): raw `.tfstate` files.
-    let states = common::repo_dir().join("tests/fixtures/states");
-    for e in std::fs::read_dir(states).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "tfstate") {
-            files.push((
-                format!("states/{}", p.file_name().unwrap().to_string_lossy()),
-                p,
-            ));
-        }
-    }
-    files.sort();
-    files
+    (common::input_fixtures().iter())
+        .filter(|f| !f.path.starts_with("samples/"))
+        .map(|f| (f.name().to_string(), f.file()))
+        .collect()
 }
 
 /// A rule that tries to print every secret-like attribute of every change.
