@@ -591,24 +591,15 @@ fn cutting_the_input_changes_no_result() {
         names.sort();
         names
     };
-    let mut plans: Vec<(String, planlens::Document)> = Vec::new();
-    let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut paths: Vec<std::path::PathBuf> = common::real_fixture_paths();
-    for entry in std::fs::read_dir(&own)
-        .unwrap()
-        .chain(std::fs::read_dir(own.join("rules")).unwrap())
-    {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            paths.push(path);
-        }
-    }
-    for path in paths {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if let Ok(doc) = planlens::load_plan(std::fs::read(&path).unwrap(), &name) {
-            plans.push((name, doc));
-        }
-    }
+    let plans: Vec<(String, planlens::Document)> = (common::fixtures_of(&["plan"]).iter())
+        .map(|f| {
+            let doc = planlens::load_plan(f.bytes(), f.name());
+            (
+                f.name().to_string(),
+                doc.unwrap_or_else(|e| panic!("{}: {e}", f.path)),
+            )
+        })
+        .collect();
     assert!(plans.len() > 25, "{} plans", plans.len());
     let labels = labels("staging");
     let (mut compared, mut cut) = (0, 0);
