@@ -96,6 +96,13 @@ pub fn manifest() -> Vec<Fixture> {
     manifest.fixtures
 }
 
+/// The manifest's entry for `path` (relative to the repository root).
+pub fn fixture(path: &str) -> Fixture {
+    (manifest().into_iter())
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("{path} is not in tests/fixtures/manifest.json"))
+}
+
 /// Every fixture there is to test on: ours and the samples, and the real corpus when `../shared`
 /// is beside the repository (otherwise SKIPPED, or a failure with `CI=true`: [`shared`]).
 pub fn fixtures() -> Vec<Fixture> {
@@ -104,6 +111,42 @@ pub fn fixtures() -> Vec<Fixture> {
         .into_iter()
         .filter(|f| real || !f.is_real())
         .collect()
+}
+
+/// The kinds of file the loader opens as a document of its own (a plan, a plan log, a text plan, a
+/// state, a driftctl report): what the tests mean by "every input".
+pub const INPUT_KINDS: [&str; 5] = ["plan", "plan_log", "text_plan", "state", "driftctl"];
+
+/// Every fixture there is to test on (see [`fixtures`]) of one of `kinds`, in the manifest's
+/// order.
+pub fn fixtures_of(kinds: &[&str]) -> Vec<Fixture> {
+    (fixtures().into_iter())
+        .filter(|f| kinds.contains(&f.kind.as_str()))
+        .collect()
+}
+
+/// Every input there is to test on, as (name, bytes), in the manifest's order: each fixture of the
+/// [`INPUT_KINDS`] (the real corpus's when `../shared` is beside the repository), and each
+/// Kubernetes object file that holds one (a plan or state Secret, a plan ConfigMap: the loader
+/// opens it as that document; tests/core/kube.rs says which do).
+pub fn inputs() -> Vec<(String, Vec<u8>)> {
+    (input_fixtures().iter())
+        .map(|f| (f.name().to_string(), f.bytes()))
+        .collect()
+}
+
+/// The fixtures of [`inputs`].
+pub fn input_fixtures() -> Vec<Fixture> {
+    let kinds = [&INPUT_KINDS[..], &["kube"]].concat();
+    let inputs: Vec<Fixture> = (fixtures_of(&kinds).into_iter())
+        .filter(|f| f.kind != "kube" || planlens::load_plan(f.bytes(), f.name()).is_ok())
+        .collect();
+    let held = inputs.iter().filter(|f| f.kind == "kube").count();
+    assert!(
+        held >= 3,
+        "the Kubernetes files holding a plan or state: {held}"
+    );
+    inputs
 }
 
 /// The real corpus's `.json` files (the manifest's entries under `../shared/fixtures/real`), sorted
@@ -129,26 +172,6 @@ pub fn own_fixture(name: &str) -> Vec<u8> {
 /// Loads one of our fixtures as a plan, failing the test with the loader's message.
 pub fn load_own(name: &str) -> planlens::Document {
     planlens::load_plan(own_fixture(name), name).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// The real corpus (when present: at least its 37 files) and then these fixtures of ours, as
-/// (file name, bytes).
-pub fn real_and_own(own: &[&str]) -> Vec<(String, Vec<u8>)> {
-    let paths = real_fixture_paths();
-    assert!(
-        paths.is_empty() || paths.len() >= 37,
-        "the real corpus has {} files",
-        paths.len()
-    );
-    let mut out: Vec<(String, Vec<u8>)> = paths
-        .into_iter()
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.extend(own.iter().map(|name| (name.to_string(), own_fixture(name))));
-    out
 }
 
 /// The built-in pack's evaluation of a document, with no labels: what `planlens check` gives it.

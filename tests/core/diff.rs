@@ -244,16 +244,9 @@ fn assert_counts_match(node: &DiffNode, at: &str) {
 
 #[test]
 fn counts_match_what_is_listed_in_every_diff_of_every_fixture() {
-    let own = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file());
     let mut checked = 0;
-    for path in own.chain(common::real_fixture_paths()) {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let Ok(doc) = planlens::load_plan(std::fs::read(&path).unwrap(), &name) else {
-            continue;
-        };
+    for (name, bytes) in common::inputs() {
+        let doc = planlens::load_plan(bytes, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
         for row in &doc.rows {
             let change = doc.change(row);
             if let Ok(tree) = diff_change(&change.change) {

@@ -118,6 +118,13 @@ fn every_driftctl_report_loads_with_its_figures() {
             3,
         ),
     ];
+    // A case for every driftctl report of the real corpus.
+    let reports: Vec<common::Fixture> = (common::fixtures_of(&["driftctl"]).into_iter())
+        .filter(common::Fixture::is_real)
+        .collect();
+    let mut named: Vec<&str> = cases.iter().map(|case| case.0).collect();
+    named.sort();
+    assert_eq!(named, reports.iter().map(|f| f.name()).collect::<Vec<_>>());
     for (name, format, total, managed, unmanaged, missing, changed, coverage, alerts, rows) in cases
     {
         let doc = load_plan(std::fs::read(dir.join(name)).unwrap(), name)
@@ -523,16 +530,10 @@ fn our_older_small_log_and_driftctl_report_load() {
 
 #[test]
 fn every_real_plan_with_drift_grades_it() {
-    let Some(dir) = common::real_fixtures_dir() else {
-        return;
-    };
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "json") {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
+    let real = (common::fixtures_of(&common::INPUT_KINDS).into_iter()).filter(|f| f.is_real());
+    for f in real {
+        let name = f.name();
+        let doc = load_plan(f.bytes(), name).unwrap();
         let drift = Drift::of(&doc);
         assert_eq!(
             drift.minor + drift.structural,
@@ -596,32 +597,28 @@ fn load_json(plan: Value) -> Document {
     load_plan_text(plan.to_string(), "inline.json").unwrap()
 }
 
-/// Our own fixtures and every real file: what the checks over "every file" run on.
+/// Every input (common::inputs: our own fixtures and every real file): what the checks over
+/// "every file" run on.
 fn every_file() -> Vec<(String, Document)> {
-    let mut out: Vec<(String, Document)> = [
-        "drift_effects.json",
-        "drift_noise_tf1_14.json",
-        "drift_set_and_deleted.json",
-        "plan_log_drift.jsonl",
-        "driftctl.json",
-    ]
-    .into_iter()
-    .map(|name| (name.to_string(), common::load_own(name)))
-    .collect();
-    for path in common::real_fixture_paths() {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
-        out.push((name, doc));
-    }
-    out
+    (common::inputs().into_iter())
+        .map(|(name, bytes)| {
+            let doc = load_plan(bytes, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, doc)
+        })
+        .collect()
 }
 
 /// The test's own reading of "not set": `null`, `[]`, `{}` and `""` become `null`, and object
-/// keys that are then `null` are dropped (an absent key is `null`). Written apart from the code
-/// under test, so the two can be compared.
+/// keys that are then `null` are dropped (an absent key is `null`); a string holding a JSON object
+/// or array reads as that JSON, so one only reformatted is the same (Terraform's "# whitespace
+/// changes", drift_json_whitespace.json). Written apart from the code under test, so the two can be
+/// compared.
 fn without_empty(v: &Value) -> Value {
     match v {
         Value::String(s) if s.is_empty() => Value::Null,
+        Value::String(s) if s.trim_start().starts_with(['{', '[']) => {
+            (serde_json::from_str::<Value>(s)).map_or_else(|_| v.clone(), |j| json!({ "JSON": j }))
+        }
         Value::Array(a) if a.is_empty() => Value::Null,
         Value::Object(o) if o.is_empty() => Value::Null,
         Value::Array(a) => Value::Array(a.iter().map(without_empty).collect()),

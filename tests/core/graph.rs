@@ -257,16 +257,12 @@ fn without_configuration_the_graph_uses_state_edges_and_survives_a_cycle() {
 
 #[test]
 fn every_real_plan_builds_a_graph_whose_edges_join_known_nodes() {
-    let Some(dir) = common::real_fixtures_dir() else {
-        return;
-    };
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if !name.ends_with(".json") || name.starts_with("driftctl") {
-            continue;
-        }
-        let doc = load_plan(std::fs::read(&path).unwrap(), &name).unwrap();
+    for f in common::fixtures_of(&["plan"])
+        .iter()
+        .filter(|f| f.is_real())
+    {
+        let name = f.name();
+        let doc = load_plan(f.bytes(), name).unwrap();
         let g = DepGraph::build(&doc);
         // Every row has its node, at the same index.
         for (i, row) in doc.rows.iter().enumerate() {
@@ -540,18 +536,8 @@ fn assert_true_to_the_module_tree(name: &str, g: &DepGraph) {
 #[test]
 fn every_module_box_holds_exactly_its_module_on_every_fixture() {
     let mut checked = 0;
-    let own = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file());
-    let mut paths: Vec<std::path::PathBuf> = own.chain(common::real_fixture_paths()).collect();
-    paths.sort();
-    for path in paths {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        // States, non-JSON and broken files are refused by the loader (tested elsewhere).
-        let Ok(doc) = load_plan(std::fs::read(&path).unwrap(), &name) else {
-            continue;
-        };
+    for (name, bytes) in common::inputs() {
+        let doc = load_plan(bytes, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_true_to_the_module_tree(&name, &DepGraph::build(&doc));
         checked += 1;
     }

@@ -12,28 +12,14 @@ use planlens::load::{LoadError, MAX_FILE_BYTES, NotAPlan};
 use planlens::model::Document;
 use planlens::{Summary, load_plan, load_plan_text};
 
-/// Every input we have: the real corpus (when present) and our own plans, log and report.
+/// Every input of ours and of the real corpus (when present) as Terraform or driftctl writes it,
+/// as text: the plans, plan logs, states and driftctl reports of the manifest, less the wrapper's
+/// outputs (`.txt`: already one of the forms the test makes).
 fn inputs() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let paths = common::real_fixture_paths();
-    if !paths.is_empty() {
-        assert!(paths.len() >= 37, "the real corpus has {}", paths.len());
-        for path in paths {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            out.push((name, std::fs::read_to_string(&path).unwrap()));
-        }
-    }
-    for name in [
-        "import_move_read.json",
-        "tricky_keys.json",
-        "hostile.json",
-        "plan_log_drift.jsonl",
-        "driftctl.json",
-    ] {
-        let text = String::from_utf8(common::own_fixture(name)).unwrap();
-        out.push((name.to_string(), text));
-    }
-    out
+    (common::fixtures_of(&["plan", "plan_log", "state", "driftctl"]).iter())
+        .filter(|f| !f.path.ends_with(".txt"))
+        .map(|f| (f.name().to_string(), String::from_utf8(f.bytes()).unwrap()))
+        .collect()
 }
 
 fn utf16(text: &str, little_endian: bool, bom: bool) -> Vec<u8> {
@@ -432,24 +418,6 @@ fn a_gzip_bomb_is_refused_without_inflating_it_all() {
     ));
 }
 
-/// Every file under `dir`, recursively, sorted.
-fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn the_file_pickers_offer_every_kind_of_file_that_opens() {
     // The `accept` list is only a hint to the system dialog, but a file it leaves out is greyed
@@ -459,17 +427,13 @@ fn the_file_pickers_offer_every_kind_of_file_that_opens() {
         .split(',')
         .filter(|t| t.starts_with('.'))
         .collect();
-    let mut dirs =
-        vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
-    dirs.extend(common::real_fixtures_dir());
     let mut opened = Vec::new();
-    for path in dirs.iter().flat_map(|d| files_under(d)) {
+    // The documentation and the scripts that write fixtures are not inputs (one quotes a plan it
+    // writes).
+    for f in common::fixtures().iter().filter(|f| f.kind != "doc") {
+        let path = f.file();
         let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
-        // The scripts that write fixtures are not inputs (one quotes a plan it writes).
-        if name.ends_with(".py") {
-            continue;
-        }
-        if load_plan(std::fs::read(&path).unwrap(), &name).is_err() {
+        if load_plan(f.bytes(), &name).is_err() {
             continue;
         }
         let offered = !name.contains('.') || extensions.iter().any(|e| name.ends_with(e));

@@ -12,85 +12,56 @@ use planlens::model::{Action, Address, ReplaceOrder, RowSource};
 use planlens::outputs::output_rows;
 use planlens::{Summary, load_plan, load_plan_text};
 
+/// The sentence the manifest gives for a fixture (its `summary`).
+fn manifest_sentence(f: &common::Fixture) -> &str {
+    (f.summary.as_deref()).unwrap_or_else(|| panic!("the manifest gives no summary for {}", f.path))
+}
+
 #[test]
 fn summary_sentences_of_our_plans() {
-    for (name, sentence) in [
-        (
-            "forget.json",
-            // Its providers are Terraform's registry's: Terraform's line counts no forgets.
-            "Plan: 2 to add, 0 to change, 0 to destroy. Also 2 to forget (removed from the \
-             state, not destroyed), which Terraform's line does not count.",
-        ),
-        (
-            "deferred.json",
-            "Plan: 1 to add, 0 to change, 0 to destroy.",
-        ),
-        ("deposed.json", "Plan: 1 to add, 0 to change, 2 to destroy."),
-        (
-            "tricky_keys.json",
-            "Plan: 8 to add, 3 to change, 2 to destroy.",
-        ),
-        (
-            "nested_sensitive_unknown.json",
-            "Plan: 1 to add, 2 to change, 1 to destroy.",
-        ),
-        ("hostile.json", "Plan: 6 to add, 1 to change, 1 to destroy."),
-        (
-            "unknown_format.json",
-            "Plan: 1 to add, 1 to change, 0 to destroy.",
-        ),
-        (
-            "outputs_only.json",
-            "No resource changes. 2 output changes.",
-        ),
-        (
-            "import_move_read.json",
-            "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
-        ),
-        (
-            "action_invocations.json",
-            "Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.",
-        ),
+    for name in [
+        // Its providers are Terraform's registry's: Terraform's line counts no forgets.
+        "forget.json",
+        "deferred.json",
+        "deposed.json",
+        "tricky_keys.json",
+        "nested_sensitive_unknown.json",
+        "hostile.json",
+        "unknown_format.json",
+        "outputs_only.json",
+        "import_move_read.json",
+        "action_invocations.json",
     ] {
-        assert_eq!(Summary::of(&load_own(name)).sentence(), sentence, "{name}");
+        let f = common::fixture(&format!("tests/fixtures/{name}"));
+        let sentence = Summary::of(&load_own(name)).sentence();
+        assert_eq!(sentence, manifest_sentence(&f), "{name}");
     }
 }
 
 #[test]
 fn samples_shipped_with_the_app_load() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    for (name, sentence) in [
-        (
-            "web-app-replace.json",
-            "Plan: 1 to import, 8 to add, 9 to change, 3 to destroy.",
-        ),
-        (
-            "drift-refresh.json",
-            "Plan: 0 to add, 2 to change, 0 to destroy.",
-        ),
-        (
-            "modules-for-each.json",
-            "Plan: 11 to add, 3 to change, 2 to destroy.",
-        ),
-    ] {
-        let doc = load_plan(std::fs::read(dir.join(name)).unwrap(), name).unwrap();
+    let samples: Vec<common::Fixture> = (common::fixtures().into_iter())
+        .filter(|f| f.path.starts_with("samples/"))
+        .collect();
+    assert_eq!(samples.len(), 4, "{samples:?}");
+    for f in &samples {
+        let name = f.name();
+        let doc = load_plan(f.bytes(), name).unwrap();
         assert!(doc.warnings.is_empty(), "{name}: {:?}", doc.warnings);
-        assert_eq!(Summary::of(&doc).sentence(), sentence, "{name}");
+        let sentence = if f.kind == "driftctl" {
+            let planlens::model::Source::Driftctl(facts) = &doc.source else {
+                panic!("the driftctl sample was not read as a driftctl report");
+            };
+            let drift = planlens::drift::Drift::of(&doc);
+            assert_eq!((drift.structural, drift.minor), (2, 1), "{name}");
+            facts.sentence()
+        } else {
+            Summary::of(&doc).sentence()
+        };
+        assert_eq!(sentence, manifest_sentence(f), "{name}");
     }
-    let doc = load_plan(
-        std::fs::read(dir.join("driftctl-scan.json")).unwrap(),
-        "driftctl-scan.json",
-    )
-    .unwrap();
-    let planlens::model::Source::Driftctl(facts) = &doc.source else {
-        panic!("the driftctl sample was not read as a driftctl report");
-    };
-    assert_eq!(
-        facts.sentence(),
-        "driftctl: 10 resources, 7 managed, 3 unmanaged, 1 missing, 2 changed; coverage 70 %."
-    );
-    let drift = planlens::drift::Drift::of(&doc);
-    assert_eq!((drift.structural, drift.minor), (2, 1));
+    let driftctl = samples.iter().filter(|f| f.kind == "driftctl");
+    assert_eq!(driftctl.count(), 1, "the driftctl sample");
 }
 
 #[test]
@@ -621,11 +592,9 @@ fn text_that_is_not_a_plan_says_what_it_is() {
         assert!(!message.contains("not JSON"), "{name}: {message}");
     }
     // An apply's output that prints its plan first is read as that plan, saying it was applied.
-    let doc = load_own("text_plans/apply_with_its_plan.txt");
-    assert_eq!(
-        Summary::of(&doc).sentence(),
-        "Plan: 1 to add, 0 to change, 0 to destroy."
-    );
+    let apply = common::fixture("tests/fixtures/text_plans/apply_with_its_plan.txt");
+    let doc = load_own(apply.name());
+    assert_eq!(Summary::of(&doc).sentence(), manifest_sentence(&apply));
     assert!(
         doc.warnings
             .iter()

@@ -5,6 +5,7 @@
 use crate::common;
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use planlens::model::findings::RuleSeverity;
 use planlens::policy::{self, Context, Options, PolicyFile, Shape, Syntax, engine};
@@ -50,6 +51,25 @@ fn labels(environment: &str) -> BTreeMap<String, String> {
 
 fn guardrails() -> planlens::Document {
     common::load_own("rules/guardrails.json")
+}
+
+/// Each test rule that `verify` ran, and whether it passed.
+fn test_results(outcome: &engine::Outcome) -> Vec<(&str, bool)> {
+    (outcome.tests.iter())
+        .map(|t| (t.rule.as_str(), t.passed))
+        .collect()
+}
+
+/// The errors that refuse (or stop) `files` on `doc` in `environment`, and how long that took.
+fn refused(
+    files: &[PolicyFile],
+    doc: &planlens::Document,
+    environment: &str,
+    options: &Options,
+) -> (Vec<policy::PolicyError>, Duration) {
+    let started = Instant::now();
+    let errors = policy::evaluate(files, doc, &labels(environment), options).expect_err("refused");
+    (errors, started.elapsed())
 }
 
 /// (rule, severity, message, address) of each finding.
@@ -273,23 +293,13 @@ fn a_policy_opa_refuses_is_reported_before_any_rule_runs_with_file_line_and_colu
         assert!(errors[0].is_compile_error());
     }
     // Neither syntax: the v1 parser's error (the file uses `contains`).
-    let errors = policy::evaluate(
-        &one_file("refused/parse_v0_v1_mix.rego"),
-        &doc,
-        &labels("prod"),
-        &Options::default(),
-    )
-    .expect_err("refused");
+    let mix = one_file("refused/parse_v0_v1_mix.rego");
+    let (errors, _) = refused(&mix, &doc, "prod", &Options::default());
     assert_eq!(errors[0].code, "rego_parse_error");
     assert_eq!((errors[0].line, errors[0].column), (5, 19));
     // Two values for one rule: no verdict either, in OPA's words.
-    let errors = policy::evaluate(
-        &one_file("refused/conflict.rego"),
-        &doc,
-        &labels("prod"),
-        &Options::default(),
-    )
-    .expect_err("refused");
+    let conflict = one_file("refused/conflict.rego");
+    let (errors, _) = refused(&conflict, &doc, "prod", &Options::default());
     assert_eq!(
         errors[0].to_string(),
         "tests/fixtures/policies/refused/conflict.rego:8:1: eval_conflict_error: complete rules \
@@ -358,13 +368,8 @@ fn inside_not_the_parts_opa_evaluates_first_are_evaluated_first() {
     );
     // A moved part is evaluated with the negation's `with` modifiers.
     let outcome = engine::verify(&policy_files("negation"), None).unwrap();
-    let results: Vec<(&str, bool)> = outcome
-        .tests
-        .iter()
-        .map(|t| (t.rule.as_str(), t.passed))
-        .collect();
     assert_eq!(
-        results,
+        test_results(&outcome),
         [
             ("data.main.test_a_region_outside_europe", true),
             ("data.main.test_no_region_is_no_answer", true),
@@ -403,16 +408,10 @@ fn a_policy_with_brackets_nested_too_deeply_is_refused_at_once() {
     // evaluation, so a short policy never finished: 24 levels take seconds, 40 would take days.
     // Refused now before the parser sees it.
     let text = format!("package main\n\nx = e {{\n\te{} := 1\n}}\n", "[".repeat(24));
-    let started = std::time::Instant::now();
-    let errors = policy::evaluate(
-        &[PolicyFile::new("deep.rego", text)],
-        &guardrails(),
-        &labels("staging"),
-        &Options::default(),
-    )
-    .expect_err("refused");
-    let took = started.elapsed();
-    assert!(took < std::time::Duration::from_secs(2), "took {took:?}");
+    let doc = guardrails();
+    let deep = [PolicyFile::new("deep.rego", text)];
+    let (errors, took) = refused(&deep, &doc, "staging", &Options::default());
+    assert!(took < Duration::from_secs(2), "took {took:?}");
     // The rule's brace is the first level, so the 16th bracket is the 17th.
     assert_eq!(
         (errors[0].file.as_str(), errors[0].line, errors[0].column),
@@ -425,16 +424,9 @@ fn a_policy_with_brackets_nested_too_deeply_is_refused_at_once() {
     );
     // Braces nest as slowly (found by fuzzing too: 21 levels of `{` took 4.4 s).
     let text = format!("package main\n\nx := {}\n", "{".repeat(21));
-    let started = std::time::Instant::now();
-    let errors = policy::evaluate(
-        &[PolicyFile::new("braces.rego", text)],
-        &guardrails(),
-        &labels("staging"),
-        &Options::default(),
-    )
-    .expect_err("refused");
-    let took = started.elapsed();
-    assert!(took < std::time::Duration::from_secs(2), "took {took:?}");
+    let braces = [PolicyFile::new("braces.rego", text)];
+    let (errors, took) = refused(&braces, &doc, "staging", &Options::default());
+    assert!(took < Duration::from_secs(2), "took {took:?}");
     assert_eq!(
         (errors[0].file.as_str(), errors[0].line, errors[0].column),
         ("braces.rego", 3, 22)
@@ -444,19 +436,12 @@ fn a_policy_with_brackets_nested_too_deeply_is_refused_at_once() {
 #[test]
 fn a_runaway_policy_is_stopped_after_the_time_limit() {
     let doc = guardrails();
-    let started = std::time::Instant::now();
-    let errors = policy::evaluate(
-        &policy_files("runaway"),
-        &doc,
-        &labels("staging"),
-        &Options {
-            time_limit_ms: Some(300),
-            ..Options::default()
-        },
-    )
-    .expect_err("stopped");
-    let took = started.elapsed();
-    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    let limit = Options {
+        time_limit_ms: Some(300),
+        ..Options::default()
+    };
+    let (errors, took) = refused(&policy_files("runaway"), &doc, "staging", &limit);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].code, "eval_cancel_error");
     assert_eq!(
@@ -477,16 +462,8 @@ fn a_runaway_policy_is_stopped_after_the_time_limit() {
         "deny contains msg",
         "deny contains \"quick\" if true\n\nwarn contains msg",
     );
-    let errors = policy::evaluate(
-        &[PolicyFile::new("loop_in_warn.rego", text)],
-        &doc,
-        &labels("staging"),
-        &Options {
-            time_limit_ms: Some(300),
-            ..Options::default()
-        },
-    )
-    .expect_err("stopped");
+    let loop_in_warn = [PolicyFile::new("loop_in_warn.rego", text)];
+    let (errors, _) = refused(&loop_in_warn, &doc, "staging", &limit);
     assert_eq!(
         errors[0].message,
         "data.main.warn was stopped: the policies ran longer than the time limit of 300 ms"
@@ -589,13 +566,8 @@ fn the_engine_reads_only_the_plan_keys_a_policy_can_name() {
 #[test]
 fn verify_runs_test_rules_like_conftest_verify() {
     let outcome = engine::verify(&policy_files("conftest_v1"), None).unwrap();
-    let results: Vec<(&str, bool)> = outcome
-        .tests
-        .iter()
-        .map(|t| (t.rule.as_str(), t.passed))
-        .collect();
     assert_eq!(
-        results,
+        test_results(&outcome),
         [
             ("data.main.test_delete_needs_approval", true),
             ("data.main.test_prod_may_use_large_instances", true),
@@ -619,24 +591,15 @@ fn cutting_the_input_changes_no_result() {
         names.sort();
         names
     };
-    let mut plans: Vec<(String, planlens::Document)> = Vec::new();
-    let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut paths: Vec<std::path::PathBuf> = common::real_fixture_paths();
-    for entry in std::fs::read_dir(&own)
-        .unwrap()
-        .chain(std::fs::read_dir(own.join("rules")).unwrap())
-    {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            paths.push(path);
-        }
-    }
-    for path in paths {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if let Ok(doc) = planlens::load_plan(std::fs::read(&path).unwrap(), &name) {
-            plans.push((name, doc));
-        }
-    }
+    let plans: Vec<(String, planlens::Document)> = (common::fixtures_of(&["plan"]).iter())
+        .map(|f| {
+            let doc = planlens::load_plan(f.bytes(), f.name());
+            (
+                f.name().to_string(),
+                doc.unwrap_or_else(|e| panic!("{}: {e}", f.path)),
+            )
+        })
+        .collect();
     assert!(plans.len() > 25, "{} plans", plans.len());
     let labels = labels("staging");
     let (mut compared, mut cut) = (0, 0);

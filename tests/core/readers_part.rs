@@ -12,7 +12,6 @@ use crate::common;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use planlens::Document;
@@ -21,30 +20,6 @@ use planlens::load::{self, Direct, Readers};
 use planlens::model::mask::Mask;
 use planlens::readers_part::{self, PartReaders};
 use planlens::session::{OpenOptions, Request, Response, Session};
-
-/// Every file under tests/fixtures, as (name relative to it, bytes), sorted.
-fn own_files() -> Vec<(String, Vec<u8>)> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else {
-                let name = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.push((name, std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut out = Vec::new();
-    walk(&root, &root, &mut out);
-    out.sort();
-    out
-}
 
 /// Files a reader refuses, written here: an old state, a driftctl report of the wrong shape, a
 /// text with plan words but no plan, a plan log whose lines are all unknown.
@@ -72,11 +47,13 @@ fn refused() -> Vec<(String, Vec<u8>)> {
     .collect()
 }
 
-/// Our files and the real corpus (SKIPPED when absent), each also gzipped (a CI artifact), so
-/// notes of the file's decoding meet the reader's.
+/// Every fixture of the manifest, whatever its kind (the real corpus's SKIPPED when absent), and
+/// the refused files above, each also gzipped (a CI artifact), so notes of the file's decoding
+/// meet the reader's.
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    let mut all = common::real_and_own(&[]);
-    all.extend(own_files());
+    let mut all: Vec<(String, Vec<u8>)> = (common::fixtures().iter())
+        .map(|f| (f.name().to_string(), f.bytes()))
+        .collect();
     all.extend(refused());
     let gzipped: Vec<(String, Vec<u8>)> = (all.iter())
         .filter(|(_, bytes)| bytes.len() < 512 * 1024)
@@ -239,10 +216,10 @@ fn every_file_opens_the_same_through_the_part() {
     );
 }
 
-/// The Kubernetes fixtures (tests/fixtures/kube), as (name, bytes).
+/// The Kubernetes fixtures (the manifest's of kind `kube`), as (name, bytes).
 fn kube_files() -> Vec<(String, Vec<u8>)> {
-    (own_files().into_iter())
-        .filter(|(name, _)| name.starts_with("kube/") && !name.ends_with(".py"))
+    (common::fixtures_of(&["kube"]).iter())
+        .map(|f| (f.name().to_string(), f.bytes()))
         .collect()
 }
 

@@ -29,25 +29,7 @@ fn options(name: &str) -> OpenOptions {
 
 /// Every input we have, as bytes: the real corpus (when present) and our own fixtures.
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    common::real_and_own(&[
-        "share_secrets.json",
-        "drift_effects.json",
-        "plan_log_drift.jsonl",
-        "hostile.json",
-        "tricky_keys.json",
-        "diff_like_terraform_show.json",
-        "shown_state.json",
-        "states/modules.tfstate",
-        "text_plans/opentofu_drift.txt",
-        "text_plans/ci_log_github_actions.txt",
-        "text_plans/atlantis_comment.md",
-        "text_plans/tf_controller_drift_message_cut.txt",
-        "text_plans/terraform-1.5.7/moved_with_drift/plan",
-        "states/terraform-json/110_sensitive_values.tfstate",
-        "kube/plan-secret-chunked.json",
-        "kube/state-secret.json",
-        "kube/configmap-text-plan.json",
-    ])
+    common::inputs()
 }
 
 /// What the list shows and filters by, per row.
@@ -247,6 +229,27 @@ message = "{address} is deleted"
 }
 
 /// A share link followed as the browser follows it: fragment → payload → text → a session.
+/// The share dialog's request: links from `base` to the opening view, with these labels and the
+/// Rego engine's answer for the policies in use.
+fn share(base: &str, labels: BTreeMap<String, String>, policies: Option<String>) -> Request {
+    Request::Share {
+        base: base.to_string(),
+        view: Box::default(),
+        rules: None,
+        labels,
+        by_address: None,
+        policies,
+    }
+}
+
+/// The redacted link a session answers the share dialog with.
+fn redacted_link(session: &mut Session, request: Request) -> String {
+    let Response::Share { redacted, .. } = session.answer(request, &Direct) else {
+        panic!("no links");
+    };
+    redacted
+}
+
 fn open_link(link: &str, name: &str) -> Session {
     let fragment = planlens::load::fragment::Fragment::parse(&link[link.find('#').unwrap()..]);
     let text = planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap();
@@ -258,19 +261,8 @@ fn share_links_are_made_by_the_session_as_the_core_makes_them() {
     let bytes = common::own_fixture("share_secrets.json");
     let mut session = Session::open_bytes(bytes, &options("share_secrets.json"), &Direct).unwrap();
     let base = "https://example.github.io/planlens/";
-    let view = LinkView::default();
-    let expected = planlens::share::full_link(base, session.document(), &view);
-    match session.answer(
-        Request::Share {
-            base: base.to_string(),
-            view: Box::new(view),
-            rules: None,
-            labels: BTreeMap::new(),
-            by_address: None,
-            policies: None,
-        },
-        &Direct,
-    ) {
+    let expected = planlens::share::full_link(base, session.document(), &LinkView::default());
+    match session.answer(share(base, BTreeMap::new(), None), &Direct) {
         Response::Share {
             full,
             redacted,
@@ -309,19 +301,7 @@ fn a_redacted_link_opened_in_a_session_stays_a_redacted_link() {
     let bytes = common::own_fixture("drift_effects.json");
     let mut session = Session::open_bytes(bytes, &options("drift_effects.json"), &Direct).unwrap();
     let base = "https://example.github.io/planlens/";
-    let Response::Share { redacted, .. } = session.answer(
-        Request::Share {
-            base: base.to_string(),
-            view: Box::default(),
-            rules: None,
-            labels: BTreeMap::new(),
-            by_address: None,
-            policies: None,
-        },
-        &Direct,
-    ) else {
-        panic!("no links");
-    };
+    let redacted = redacted_link(&mut session, share(base, BTreeMap::new(), None));
     // Followed as the browser follows it: fragment → payload → text → a session.
     let mut link = open_link(&redacted, "drift_effects.json");
     let index = through_json(&link.index(None, &BTreeMap::new()));
@@ -394,19 +374,8 @@ fn policies_are_evaluated_through_the_session_as_the_cli_evaluates_them() {
 
     // The share dialog's redacted link carries the policies' findings (their verdict is the
     // page's) without their messages, which may hold values.
-    let Response::Share { redacted, .. } = session.answer(
-        Request::Share {
-            base: "https://example.github.io/planlens/".to_string(),
-            view: Box::default(),
-            rules: None,
-            labels: labels.clone(),
-            by_address: None,
-            policies: Some(answer),
-        },
-        &Direct,
-    ) else {
-        panic!("no links");
-    };
+    let base = "https://example.github.io/planlens/";
+    let redacted = redacted_link(&mut session, share(base, labels.clone(), Some(answer)));
     let link = open_link(&redacted, "blast_radius.json");
     let carried = (link.index(None, &BTreeMap::new()))
         .carried_evaluation()
@@ -488,19 +457,8 @@ fn policies_are_not_run_on_a_state_or_a_redacted_link() {
         &Direct,
     )
     .unwrap();
-    let Response::Share { redacted, .. } = plan.answer(
-        Request::Share {
-            base: "https://example.github.io/planlens/".to_string(),
-            view: Box::default(),
-            rules: None,
-            labels: BTreeMap::new(),
-            by_address: None,
-            policies: None,
-        },
-        &Direct,
-    ) else {
-        panic!("no links");
-    };
+    let base = "https://example.github.io/planlens/";
+    let redacted = redacted_link(&mut plan, share(base, BTreeMap::new(), None));
     let mut link = open_link(&redacted, "d.json");
     assert!(matches!(ask(&mut link), Response::Failed(m) if m.contains("redacted")));
 }

@@ -19,20 +19,11 @@ use planlens::{Summary, load_plan_text};
 
 const BASE: &str = "https://example.github.io/planlens/";
 
-/// Every input file we have: the real corpus (when present) and our own fixtures.
+/// Every input we have: the real corpus (when present) and our own fixtures.
 fn inputs() -> Vec<(String, String)> {
-    common::real_and_own(&[
-        "share_secrets.json",
-        "drift_effects.json",
-        "plan_log_drift.jsonl",
-        "hostile.json",
-        "tricky_keys.json",
-        "shown_state.json",
-        "states/modules.tfstate",
-    ])
-    .into_iter()
-    .map(|(name, bytes)| (name, String::from_utf8(bytes).unwrap()))
-    .collect()
+    (common::inputs().into_iter())
+        .map(|(name, bytes)| (name, String::from_utf8(bytes).unwrap()))
+        .collect()
 }
 
 /// A loaded input with what the views derive from it.

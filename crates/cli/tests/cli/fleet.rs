@@ -4,8 +4,7 @@
 //! codes. Fixtures: tests/fixtures/kube (written from the controller's API types by make.py).
 
 use crate::common;
-
-use std::process::Command;
+use crate::run::{planlens, planlens_line};
 
 use planlens::Summary;
 use planlens::fleet::{Attention, Fleet, FleetFilter, Link, reason_words};
@@ -390,26 +389,10 @@ fn the_fleet_json_round_trips() {
     assert_eq!(back, f.rows);
 }
 
-fn planlens(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
-        .args(args)
-        .current_dir(common::repo_dir())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn cli_prints_the_table_and_exits_with_the_worst_workspace() {
-    let (code, out, _) = planlens(&[
-        "fleet",
-        "tests/fixtures/kube/terraforms.yaml",
-        "tests/fixtures/kube/team-a.json",
-    ]);
+    let (code, out, _) =
+        planlens_line("fleet tests/fixtures/kube/terraforms.yaml tests/fixtures/kube/team-a.json");
     assert_eq!(code, 2, "{out}");
     assert!(
         out.starts_with("Fleet: 16 workspaces — 3 failing, 1 drift, 1 locked"),
@@ -437,12 +420,7 @@ fn cli_prints_the_table_and_exits_with_the_worst_workspace() {
 
 #[test]
 fn cli_json_and_exit_codes() {
-    let (code, out, _) = planlens(&[
-        "fleet",
-        "tests/fixtures/kube/terraforms.json",
-        "--format",
-        "json",
-    ]);
+    let (code, out, _) = planlens_line("fleet tests/fixtures/kube/terraforms.json --format json");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["workspaces"].as_array().unwrap().len(), 16);
@@ -465,17 +443,17 @@ fn cli_json_and_exit_codes() {
     assert_eq!(code, 3);
     assert!(err.contains("not_json.txt"), "{err}");
     assert_eq!(
-        planlens(&["fleet", "tests/fixtures/kube/plan-secret.json"]).0,
+        planlens_line("fleet tests/fixtures/kube/plan-secret.json").0,
         3
     );
     assert_eq!(planlens(&["fleet", "--format", "xml", &ready]).0, 64);
-    assert_eq!(planlens(&["fleet"]).0, 64);
+    assert_eq!(planlens_line("fleet").0, 64);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn cli_summary_and_check_accept_plan_secrets() {
-    let (code, out, err) = planlens(&["summary", "tests/fixtures/kube/plan-secret-chunked.json"]);
+    let (code, out, err) = planlens_line("summary tests/fixtures/kube/plan-secret-chunked.json");
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with("Plan: 2 to add, 2 to change, 2 to destroy."),
@@ -485,14 +463,12 @@ fn cli_summary_and_check_accept_plan_secrets() {
         err.contains("Read the plan from Secret team-a/tfplan-default-web.json (4 chunks)"),
         "{err}"
     );
-    let direct = planlens(&["check", "tests/fixtures/blast_radius.json"]);
-    let secret = planlens(&["check", "tests/fixtures/kube/plan-secret.yaml"]);
+    let direct = planlens_line("check tests/fixtures/blast_radius.json");
+    let secret = planlens_line("check tests/fixtures/kube/plan-secret.yaml");
     assert_eq!(secret.0, direct.0);
     assert_eq!(secret.1, direct.1);
-    let (code, _, err) = planlens(&[
-        "summary",
-        "tests/fixtures/kube/plan-secret-chunk-missing.json",
-    ]);
+    let (code, _, err) =
+        planlens_line("summary tests/fixtures/kube/plan-secret-chunk-missing.json");
     assert_eq!(code, 3);
     assert!(err.contains("chunk 1 is missing"), "{err}");
 }

@@ -1,13 +1,20 @@
 //! The `planlens` binary's tests, linked into one test binary (`cargo test -p planlens-cli --test
 //! cli`): each file is a module named after the commands or inputs it runs the binary on, sharing
-//! the helpers of the top-level tests (tests/common).
+//! one way to run it (run.rs) and the helpers of the top-level tests (tests/common).
 
 #[path = "../../../../tests/common/mod.rs"]
 mod common;
+mod run;
 
-mod cli;
+mod check;
+mod comment;
+mod drift;
 mod fleet;
+mod graph;
+mod link;
 mod policy;
+mod report;
 mod secrets;
 mod state;
+mod summary;
 mod text_plan;

@@ -7,9 +7,9 @@
 //! graph output.
 
 use crate::common;
+use crate::run::planlens;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use planlens::analysis::Analysis;
 use planlens::load::Direct;
@@ -90,26 +90,23 @@ fn strings(v: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// Every string of `value` where its mirror `marks` (as `after_sensitive` mirrors `after`) says
+/// `true`: a key or an element the mirror leaves out, or marks `false`, is not sensitive.
+fn under_marks(value: &Value, marks: &Value, out: &mut Vec<String>) {
+    match marks {
+        Value::Bool(true) => strings(value, out),
+        Value::Object(m) => (m.iter())
+            .filter_map(|(k, mark)| Some((value.get(k)?, mark)))
+            .for_each(|(x, mark)| under_marks(x, mark, out)),
+        Value::Array(m) => (m.iter().enumerate())
+            .filter_map(|(i, mark)| Some((value.get(i)?, mark)))
+            .for_each(|(x, mark)| under_marks(x, mark, out)),
+        _ => {}
+    }
+}
+
 /// Values the plan itself marks sensitive (`before`/`after` against their `*_sensitive` mirrors).
 fn marked(v: &Value, out: &mut Vec<String>) {
-    fn under_marks(value: &Value, marks: &Value, out: &mut Vec<String>) {
-        match (value, marks) {
-            (v, Value::Bool(true)) => strings(v, out),
-            (Value::Object(v), Value::Object(m)) => {
-                for (k, mark) in m {
-                    if let Some(x) = v.get(k) {
-                        under_marks(x, mark, out);
-                    }
-                }
-            }
-            (Value::Array(v), Value::Array(m)) => {
-                for (x, mark) in v.iter().zip(m) {
-                    under_marks(x, mark, out);
-                }
-            }
-            _ => {}
-        }
-    }
     match v {
         Value::Object(map) => {
             for (value, marks) in [
@@ -133,35 +130,16 @@ fn marked(v: &Value, out: &mut Vec<String>) {
 /// instance's `attributes`, a shown state's `sensitive_values` over `values`, and outputs with
 /// `sensitive: true` (either form).
 fn state_marked(v: &Value, out: &mut Vec<String>) {
-    fn under(value: &Value, marks: &Value, out: &mut Vec<String>) {
-        match (value, marks) {
-            (v, Value::Bool(true)) => strings(v, out),
-            (Value::Object(v), Value::Object(m)) => {
-                for (k, mark) in m {
-                    if let Some(x) = v.get(k) {
-                        under(x, mark, out);
-                    }
-                }
-            }
-            (Value::Array(v), Value::Array(m)) => {
-                v.iter().zip(m).for_each(|(x, mark)| under(x, mark, out))
-            }
-            _ => {}
-        }
-    }
     match v {
         Value::Object(map) => {
             if let (Some(attributes), Some(paths)) =
                 (map.get("attributes"), map.get("sensitive_attributes"))
             {
-                under(
-                    attributes,
-                    &planlens::load::state::sensitive_mirror(paths),
-                    out,
-                );
+                let marks = planlens::load::state::sensitive_mirror(paths);
+                under_marks(attributes, &marks, out);
             }
             if let (Some(values), Some(marks)) = (map.get("values"), map.get("sensitive_values")) {
-                under(values, marks, out);
+                under_marks(values, marks, out);
             }
             if map.get("sensitive") == Some(&Value::Bool(true))
                 && let Some(value) = map.get("value")
@@ -223,37 +201,15 @@ fn driftctl_changelog(v: &Value, mask: &Mask, out: &mut Vec<String>) {
     }
 }
 
-/// Every input we have: the real corpus (when it is beside the repository) and our fixtures.
+/// Every input we have (common::inputs: the real corpus when it is beside the repository, and our
+/// fixtures), with its path; not the README's samples, whose secrets' names (`secrets =
+/// ["DATABASE_URL"]`) are also resources' keys and variable names, which `secrets_in` cannot tell
+/// from values.
 fn inputs() -> Vec<(String, PathBuf)> {
-    let mut files = Vec::new();
-    if let Some(dir) = common::real_fixtures_dir() {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_some_and(|x| x == "json") {
-                files.push((p.file_name().unwrap().to_string_lossy().into_owned(), p));
-            }
-        }
-    }
-    let own = common::repo_dir().join("tests/fixtures");
-    for e in std::fs::read_dir(own).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "json" || x == "jsonl") {
-            files.push((p.file_name().unwrap().to_string_lossy().into_owned(), p));
-        }
-    }
-    // Terraform states (tests/fixtures/states): raw `.tfstate` files.
-    let states = common::repo_dir().join("tests/fixtures/states");
-    for e in std::fs::read_dir(states).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "tfstate") {
-            files.push((
-                format!("states/{}", p.file_name().unwrap().to_string_lossy()),
-                p,
-            ));
-        }
-    }
-    files.sort();
-    files
+    (common::input_fixtures().iter())
+        .filter(|f| !f.path.starts_with("samples/"))
+        .map(|f| (f.name().to_string(), f.file()))
+        .collect()
 }
 
 /// A rule that tries to print every secret-like attribute of every change.
@@ -264,17 +220,10 @@ severity = "warn"
 message = "{address}: {after.password} {before.password} {after.secret_string} {after.environment} {before.environment} {after.master_password} {var.db_password}"
 "#;
 
-fn planlens(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
-        .args(args)
-        .current_dir(common::repo_dir())
-        .output()
-        .expect("run planlens");
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+/// What `planlens ARGS…` prints, standard output then standard error.
+fn printed(args: &[&str]) -> String {
+    let (_, out, err) = planlens(args);
+    format!("{out}\n{err}")
 }
 
 /// The text of every share payload (`p=…`) in `text`, decoded.
@@ -370,7 +319,7 @@ fn no_secret_reaches_any_view_link_comment_or_cli_output() {
             vec!["link", p, "--base", "https://x.test/", "--rules", r],
             vec!["link", p, "--base", "https://x.test/", "--redacted"],
         ] {
-            let out = planlens(&args);
+            let out = printed(&args);
             let what = format!("`planlens {}`", args.join(" "));
             assert_no_secret(&name, &what, &out, &secrets);
             for link in decoded_links(&out) {
@@ -453,7 +402,7 @@ fn the_cli_masks_more_with_mask_options_and_a_mask_table() {
     let plain = identifier_rules("");
     let table = identifier_rules("[mask]\npatterns = [\"identifier\"]");
     let message = |args: &[&str]| {
-        let out = planlens(args);
+        let out = printed(args);
         out.lines()
             .find(|l| l.contains("print-identifier"))
             .unwrap_or_else(|| panic!("no finding in {out}"))
@@ -467,14 +416,9 @@ fn the_cli_masks_more_with_mask_options_and_a_mask_table() {
     );
     assert!(message(&["check", plan, "--rules", t]).contains("is (sensitive)"));
     // --mask works on every subcommand, and a --mask without a pattern is a usage error.
-    let json = planlens(&["drift", plan, "--format", "json", "--mask", "*_pin"]);
+    let json = printed(&["drift", plan, "--format", "json", "--mask", "*_pin"]);
     assert!(!json.contains("usage:"), "{json}");
-    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
-        .args(["summary", plan, "--mask"])
-        .current_dir(common::repo_dir())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(64));
+    assert_eq!(planlens(&["summary", plan, "--mask"]).0, 64);
     std::fs::remove_file(plain).ok();
     std::fs::remove_file(table).ok();
 }

@@ -6,9 +6,9 @@
 //! comment or CLI output.
 
 use crate::common;
+use crate::run::planlens;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use planlens::analysis::Analysis;
 use planlens::diff::{DiffNode, NodeChange, Side, diff_change};
@@ -68,6 +68,19 @@ fn at<'a>(node: &'a DiffNode, path: &[&str]) -> &'a DiffNode {
             .find(|c| c.key_label() == *key)
             .unwrap_or_else(|| panic!("no {key} under {:?}", n.key))
     })
+}
+
+/// The dependency graph's edges, as `from -> to` by address, sorted.
+fn edges(doc: &Document) -> Vec<String> {
+    let g = DepGraph::build(doc);
+    let mut edges: Vec<String> = (g.graph.edge_indices())
+        .map(|e| {
+            let (a, b) = g.graph.edge_endpoints(e).unwrap();
+            format!("{} -> {}", g.graph[a].address, g.graph[b].address)
+        })
+        .collect();
+    edges.sort();
+    edges
 }
 
 fn all_unchanged(node: &DiffNode) -> bool {
@@ -194,15 +207,7 @@ fn outputs_are_listed_with_sensitive_ones_masked() {
 fn the_graph_is_the_recorded_dependencies() {
     let doc = common::load_own(MODULES);
     let g = DepGraph::build(&doc);
-    let mut edges: Vec<String> = g
-        .graph
-        .edge_indices()
-        .map(|e| {
-            let (a, b) = g.graph.edge_endpoints(e).unwrap();
-            format!("{} -> {}", g.graph[a].address, g.graph[b].address)
-        })
-        .collect();
-    edges.sort();
+    let edges = edges(&doc);
     for expected in [
         "aws_vpc.main -> aws_subnet.private[0]",
         "aws_vpc.main -> aws_subnet.private[1]",
@@ -434,19 +439,6 @@ fn a_shown_state_with_only_child_modules_and_checks_is_a_state_never_judged() {
     assert!(!out.contains("SECRET-STATE-CHECKS-RESULT-4242"), "{out}");
 }
 
-fn planlens(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_planlens"))
-        .args(args)
-        .current_dir(common::repo_dir())
-        .output()
-        .expect("run planlens");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn the_cli_prints_the_state_and_check_never_passes_it() {
     let path = "tests/fixtures/states/modules.tfstate";
@@ -494,14 +486,8 @@ fn the_cli_prints_the_state_and_check_never_passes_it() {
     )
     .unwrap();
     let policy = policy.to_str().unwrap();
-    let (code, out, _) = planlens(&[
-        "check",
-        "tests/fixtures/nested_modules.json",
-        "--policy",
-        policy,
-        "--format",
-        "json",
-    ]);
+    let nested = "tests/fixtures/nested_modules.json";
+    let (code, out, _) = planlens(&["check", nested, "--policy", policy, "--format", "json"]);
     assert_eq!(code, 2, "the policy denies on a plan: {out}");
     let (code, out, _) = planlens(&["check", path, "--policy", policy, "--format", "json"]);
     assert_eq!(code, 3);
@@ -562,19 +548,6 @@ fn a_real_state_reads_the_same_raw_and_shown() {
         );
     }
     // The same graph and outputs; the sensitive output masked in both.
-    let edges = |doc: &Document| {
-        let g = DepGraph::build(doc);
-        let mut e: Vec<String> = g
-            .graph
-            .edge_indices()
-            .map(|e| {
-                let (a, b) = g.graph.edge_endpoints(e).unwrap();
-                format!("{} -> {}", g.graph[a].address, g.graph[b].address)
-            })
-            .collect();
-        e.sort();
-        e
-    };
     assert_eq!(edges(&raw), edges(&shown));
     assert_eq!(edges(&raw).len(), 4);
     assert_eq!(output_rows(&raw), output_rows(&shown));
