@@ -1,5 +1,5 @@
-//! Small readers of JavaScript values, shared by the page (`ui::backend`), the plan's worker
-//! (`src/worker.rs`) and the lazily loaded parts (`src/bin/part_*.rs`).
+//! Small readers of JavaScript values, shared by the page (`ui::backend`) and the plan's worker
+//! (`src/worker.rs`). (The lazily loaded parts, packages of their own, do not link this library.)
 
 use wasm_bindgen::{JsCast, JsValue};
 
