@@ -444,7 +444,7 @@ impl Fleet {
 
 /// How a session reads files opened together as a fleet (and, through [`Readers`], a file that
 /// is a document): natively [`Direct`], in the browser the app's readers, which ask the readers'
-/// part (src/readers_part.rs). Every implementation gives the same rows, problems, link files and
+/// part (crates/part-readers). Every implementation gives the same rows, problems, link files and
 /// messages (tests/core/readers_part.rs).
 pub trait FleetReaders: Readers {
     /// Decoded files → their fleet, and what they open as when they hold no workspace. Files
