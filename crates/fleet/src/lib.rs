@@ -234,6 +234,19 @@ impl Row {
             format!("{}/{}", self.namespace, self.name)
         }
     }
+
+    /// The words of the flags set on its plan, in the order the CLI's table and the Fleet view
+    /// show them: `stale`, `destroy`, `plan-only`, `suspended`.
+    pub fn plan_flags(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.stale.is_some(), "stale"),
+            (self.destroy, "destroy"),
+            (self.plan_only, "plan-only"),
+            (self.suspended, "suspended"),
+        ]
+        .into_iter()
+        .filter_map(|(set, word)| set.then_some(word))
+    }
 }
 
 /// The fleet of the opened files.
