@@ -16,6 +16,11 @@ pub fn error_message(e: JsValue) -> String {
         .unwrap_or_else(|| "unknown error".to_string())
 }
 
+/// The files of a file input's or a drop's list, in order.
+pub fn files(list: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
 /// Appends the bytes of `array` to `bytes`, copied straight into its spare capacity (zero-filling
 /// it first cost about 1 ms per MB of a large file).
 pub fn append(bytes: &mut Vec<u8>, array: &js_sys::Uint8Array) {
