@@ -186,30 +186,7 @@ fn FilterBar() -> impl IntoView {
                     }}
                 </div>
                 <div class="selects">
-                    <FilterSelect
-                        testid="filter-module"
-                        label="Module"
-                        all="All modules"
-                        root=Some("(root module)")
-                        names=|d| &d.modules
-                        field=|f| &mut f.module
-                    />
-                    <FilterSelect
-                        testid="filter-provider"
-                        label="Provider"
-                        all="All providers"
-                        root=None
-                        names=|d| &d.providers
-                        field=|f| &mut f.provider
-                    />
-                    <FilterSelect
-                        testid="filter-type"
-                        label="Resource type"
-                        all="All types"
-                        root=None
-                        names=|d| &d.resource_types
-                        field=|f| &mut f.resource_type
-                    />
+                    {NameTable::ALL.map(|table| view! { <FilterSelect table /> }).collect_view()}
                     <label class="toggle" style:display=move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state())) { "none" } else { "" }>
                         <input
                             type="checkbox"
@@ -238,17 +215,63 @@ fn FilterBar() -> impl IntoView {
 /// How many of a filter select's options are made in one task.
 const OPTIONS_PER_TASK: usize = 300;
 
+/// The document's name tables the list filters by, each with a select of its own.
+#[derive(Clone, Copy)]
+enum NameTable {
+    Module,
+    Provider,
+    Type,
+}
+
+impl NameTable {
+    /// In the order the selects are shown.
+    const ALL: [NameTable; 3] = [NameTable::Module, NameTable::Provider, NameTable::Type];
+
+    /// The select's test id, its label, its "all" option, and how the empty name (the root
+    /// module) reads, if it can occur.
+    fn words(
+        self,
+    ) -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+    ) {
+        match self {
+            NameTable::Module => (
+                "filter-module",
+                "Module",
+                "All modules",
+                Some("(root module)"),
+            ),
+            NameTable::Provider => ("filter-provider", "Provider", "All providers", None),
+            NameTable::Type => ("filter-type", "Resource type", "All types", None),
+        }
+    }
+
+    /// The table's names in `doc`.
+    fn names(self, doc: &Document) -> &Vec<String> {
+        match self {
+            NameTable::Module => &doc.modules,
+            NameTable::Provider => &doc.providers,
+            NameTable::Type => &doc.resource_types,
+        }
+    }
+
+    /// The filter's choice in this table (an index into [`NameTable::names`]).
+    fn field(self, filter: &mut ListFilter) -> &mut Option<u32> {
+        match self {
+            NameTable::Module => &mut filter.module,
+            NameTable::Provider => &mut filter.provider,
+            NameTable::Type => &mut filter.resource_type,
+        }
+    }
+}
+
 /// A select over one of the document's name tables (modules, providers, types); "" means all.
 #[component]
-fn FilterSelect(
-    testid: &'static str,
-    label: &'static str,
-    all: &'static str,
-    /// How the empty name (the root module) reads, if it can occur.
-    root: Option<&'static str>,
-    names: fn(&Document) -> &Vec<String>,
-    field: fn(&mut ListFilter) -> &mut Option<u32>,
-) -> impl IntoView {
+fn FilterSelect(table: NameTable) -> impl IntoView {
+    let (testid, label, all, root) = table.words();
     let state = expect_context::<AppState>();
     // A large plan has thousands of modules: their options are made OPTIONS_PER_TASK at a time,
     // each batch in a task of its own after the plan is on screen, so no task holds the page for
@@ -257,7 +280,7 @@ fn FilterSelect(
     let count = move || {
         state
             .loaded
-            .with(|l| l.as_ref().map_or(0, |l| names(&l.doc).len()))
+            .with(|l| l.as_ref().map_or(0, |l| table.names(&l.doc).len()))
     };
     let everything = move || batches.set(count().div_ceil(OPTIONS_PER_TASK));
     Effect::new(move |_| {
@@ -277,7 +300,7 @@ fn FilterSelect(
         });
     });
     Effect::new(move |_| {
-        if state.filter.with(|f| field(&mut f.clone()).is_some()) {
+        if state.filter.with(|f| table.field(&mut f.clone()).is_some()) {
             everything();
         }
     });
@@ -289,7 +312,7 @@ fn FilterSelect(
                     shown.get().then(|| {
                         state.loaded.with_untracked(|l| {
                             l.as_ref().map(|l| {
-                                let names = names(&l.doc);
+                                let names = table.names(&l.doc);
                                 let start = batch * OPTIONS_PER_TASK;
                                 let end = (start + OPTIONS_PER_TASK).min(names.len());
                                 (start..end)
@@ -317,10 +340,10 @@ fn FilterSelect(
             on:pointerdown=move |_| everything()
             on:change=move |ev| {
                 let choice = event_target_value(&ev).parse::<u32>().ok();
-                state.filter.update(|f| *field(f) = choice);
+                state.filter.update(|f| *table.field(f) = choice);
             }
             prop:value=move || {
-                state.filter.with(|f| field(&mut f.clone()).map(|i| i.to_string()).unwrap_or_default())
+                state.filter.with(|f| table.field(&mut f.clone()).map(|i| i.to_string()).unwrap_or_default())
             }
         >
             <option value="">{all}</option>
