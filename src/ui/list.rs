@@ -186,7 +186,9 @@ fn FilterBar() -> impl IntoView {
                     }}
                 </div>
                 <div class="selects">
-                    {NameTable::ALL.map(|table| view! { <FilterSelect table /> }).collect_view()}
+                    <FilterSelect table=NameTable::Module />
+                    <FilterSelect table=NameTable::Provider />
+                    <FilterSelect table=NameTable::Type />
                     <label class="toggle" style:display=move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state())) { "none" } else { "" }>
                         <input
                             type="checkbox"
@@ -224,9 +226,6 @@ enum NameTable {
 }
 
 impl NameTable {
-    /// In the order the selects are shown.
-    const ALL: [NameTable; 3] = [NameTable::Module, NameTable::Provider, NameTable::Type];
-
     /// The select's test id, its label, its "all" option, and how the empty name (the root
     /// module) reads, if it can occur.
     fn words(
@@ -249,21 +248,21 @@ impl NameTable {
         }
     }
 
-    /// The table's names in `doc`.
-    fn names(self, doc: &Document) -> &Vec<String> {
+    /// The table's names in a document.
+    fn names(self) -> fn(&Document) -> &Vec<String> {
         match self {
-            NameTable::Module => &doc.modules,
-            NameTable::Provider => &doc.providers,
-            NameTable::Type => &doc.resource_types,
+            NameTable::Module => |doc| &doc.modules,
+            NameTable::Provider => |doc| &doc.providers,
+            NameTable::Type => |doc| &doc.resource_types,
         }
     }
 
     /// The filter's choice in this table (an index into [`NameTable::names`]).
-    fn field(self, filter: &mut ListFilter) -> &mut Option<u32> {
+    fn field(self) -> fn(&mut ListFilter) -> &mut Option<u32> {
         match self {
-            NameTable::Module => &mut filter.module,
-            NameTable::Provider => &mut filter.provider,
-            NameTable::Type => &mut filter.resource_type,
+            NameTable::Module => |filter| &mut filter.module,
+            NameTable::Provider => |filter| &mut filter.provider,
+            NameTable::Type => |filter| &mut filter.resource_type,
         }
     }
 }
@@ -272,6 +271,7 @@ impl NameTable {
 #[component]
 fn FilterSelect(table: NameTable) -> impl IntoView {
     let (testid, label, all, root) = table.words();
+    let (names, field) = (table.names(), table.field());
     let state = expect_context::<AppState>();
     // A large plan has thousands of modules: their options are made OPTIONS_PER_TASK at a time,
     // each batch in a task of its own after the plan is on screen, so no task holds the page for
@@ -280,7 +280,7 @@ fn FilterSelect(table: NameTable) -> impl IntoView {
     let count = move || {
         state
             .loaded
-            .with(|l| l.as_ref().map_or(0, |l| table.names(&l.doc).len()))
+            .with(|l| l.as_ref().map_or(0, |l| names(&l.doc).len()))
     };
     let everything = move || batches.set(count().div_ceil(OPTIONS_PER_TASK));
     Effect::new(move |_| {
@@ -300,7 +300,7 @@ fn FilterSelect(table: NameTable) -> impl IntoView {
         });
     });
     Effect::new(move |_| {
-        if state.filter.with(|f| table.field(&mut f.clone()).is_some()) {
+        if state.filter.with(|f| field(&mut f.clone()).is_some()) {
             everything();
         }
     });
@@ -312,7 +312,7 @@ fn FilterSelect(table: NameTable) -> impl IntoView {
                     shown.get().then(|| {
                         state.loaded.with_untracked(|l| {
                             l.as_ref().map(|l| {
-                                let names = table.names(&l.doc);
+                                let names = names(&l.doc);
                                 let start = batch * OPTIONS_PER_TASK;
                                 let end = (start + OPTIONS_PER_TASK).min(names.len());
                                 (start..end)
@@ -340,10 +340,10 @@ fn FilterSelect(table: NameTable) -> impl IntoView {
             on:pointerdown=move |_| everything()
             on:change=move |ev| {
                 let choice = event_target_value(&ev).parse::<u32>().ok();
-                state.filter.update(|f| *table.field(f) = choice);
+                state.filter.update(|f| *field(f) = choice);
             }
             prop:value=move || {
-                state.filter.with(|f| table.field(&mut f.clone()).map(|i| i.to_string()).unwrap_or_default())
+                state.filter.with(|f| field(&mut f.clone()).map(|i| i.to_string()).unwrap_or_default())
             }
         >
             <option value="">{all}</option>
