@@ -13,8 +13,9 @@ printf '\n== cargo fmt --check\n'
 cargo fmt --all -- --check
 printf '\n== cargo clippy (native: core, CLI, tests)\n'
 cargo clippy --all-targets --quiet -- -D warnings
-printf '\n== cargo clippy (wasm32: the browser UI)\n'
-cargo clippy --target wasm32-unknown-unknown --lib --bin planlens-web --bin part-yaml --bin part-rego --quiet -- -D warnings
+printf '\n== cargo clippy (wasm32: the browser UI and its lazily loaded parts)\n'
+cargo clippy --target wasm32-unknown-unknown -p planlens -p planlens-part-yaml -p planlens-part-rego \
+  -p planlens-part-readers --features planlens-part-readers/part --lib --bins --quiet -- -D warnings
 printf '\n== cargo test\n'
 cargo test
 printf '\n== Rego policies: the same findings as OPA (scripts/opa_diff.py; OPA from PyPI, cached in .cache/opa)\n'

@@ -1,8 +1,8 @@
 //! The browser app's entry point: mounts the Leptos UI. Built by Trunk for wasm32.
 
-// The worker's side lives in this binary, not in the library: the lazily loaded parts (other
-// binaries of this crate) link the library, and every `#[wasm_bindgen]` export of the library
-// would come with it, and with it the whole session.
+// The worker's side lives in this binary, not in the library: every `#[wasm_bindgen]` export of
+// the library would come with it into any module that links the library, and with it the whole
+// session. (The lazily loaded parts, packages of their own in crates/part-*, do not link it.)
 #[cfg(target_arch = "wasm32")]
 mod worker;
 

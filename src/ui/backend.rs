@@ -128,8 +128,8 @@ fn worker_url(glue: &str) -> Option<String> {
         .map(|u| u.href())
 }
 
-/// The lazily loaded parts of the app, each its own Cargo binary built by Trunk as a worker
-/// module (`part-<name>.js` and `part-<name>_bg.wasm` beside the glue; index.html): fetched only
+/// The lazily loaded parts of the app, each a Cargo package of its own (`crates/part-<name>`)
+/// whose binary Trunk builds as a worker module (`part-<name>.js` and `part-<name>_bg.wasm` beside the glue; index.html): fetched only
 /// when something first needs one, then kept by the service worker.
 pub const PARTS: [&str; 3] = ["yaml", "rego", "readers"];
 

@@ -326,16 +326,7 @@ fn plan_text(row: &Row) -> String {
             parts.push("awaits approval".to_string());
         }
     }
-    for (flag, word) in [
-        (row.stale.is_some(), "stale"),
-        (row.destroy, "destroy"),
-        (row.plan_only, "plan-only"),
-        (row.suspended, "suspended"),
-    ] {
-        if flag {
-            parts.push(word.to_string());
-        }
-    }
+    parts.extend(row.plan_flags().map(str::to_string));
     if parts.is_empty() {
         "no pending plan".to_string()
     } else {

@@ -1,5 +1,5 @@
-//! Small readers of JavaScript values, shared by the page (`ui::backend`), the plan's worker
-//! (`src/worker.rs`) and the lazily loaded parts (`src/bin/part_*.rs`).
+//! Small readers of JavaScript values, shared by the page (`ui::backend`) and the plan's worker
+//! (`src/worker.rs`). (The lazily loaded parts, packages of their own, do not link this library.)
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -14,6 +14,11 @@ pub fn error_message(e: JsValue) -> String {
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())
         .unwrap_or_else(|| "unknown error".to_string())
+}
+
+/// The files of a file input's or a drop's list, in order.
+pub fn files(list: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
 /// Appends the bytes of `array` to `bytes`, copied straight into its spare capacity (zero-filling

@@ -186,30 +186,9 @@ fn FilterBar() -> impl IntoView {
                     }}
                 </div>
                 <div class="selects">
-                    <FilterSelect
-                        testid="filter-module"
-                        label="Module"
-                        all="All modules"
-                        root=Some("(root module)")
-                        names=|d| &d.modules
-                        field=|f| &mut f.module
-                    />
-                    <FilterSelect
-                        testid="filter-provider"
-                        label="Provider"
-                        all="All providers"
-                        root=None
-                        names=|d| &d.providers
-                        field=|f| &mut f.provider
-                    />
-                    <FilterSelect
-                        testid="filter-type"
-                        label="Resource type"
-                        all="All types"
-                        root=None
-                        names=|d| &d.resource_types
-                        field=|f| &mut f.resource_type
-                    />
+                    <FilterSelect table=NameTable::Module />
+                    <FilterSelect table=NameTable::Provider />
+                    <FilterSelect table=NameTable::Type />
                     <label class="toggle" style:display=move || if state.loaded.with(|l| l.as_ref().is_some_and(|l| l.doc.source.is_state())) { "none" } else { "" }>
                         <input
                             type="checkbox"
@@ -238,17 +217,61 @@ fn FilterBar() -> impl IntoView {
 /// How many of a filter select's options are made in one task.
 const OPTIONS_PER_TASK: usize = 300;
 
+/// The document's name tables the list filters by, each with a select of its own.
+#[derive(Clone, Copy)]
+enum NameTable {
+    Module,
+    Provider,
+    Type,
+}
+
+impl NameTable {
+    /// The select's test id, its label, its "all" option, and how the empty name (the root
+    /// module) reads, if it can occur.
+    fn words(
+        self,
+    ) -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+    ) {
+        match self {
+            NameTable::Module => (
+                "filter-module",
+                "Module",
+                "All modules",
+                Some("(root module)"),
+            ),
+            NameTable::Provider => ("filter-provider", "Provider", "All providers", None),
+            NameTable::Type => ("filter-type", "Resource type", "All types", None),
+        }
+    }
+
+    /// The table's names in a document.
+    fn names(self) -> fn(&Document) -> &Vec<String> {
+        match self {
+            NameTable::Module => |doc| &doc.modules,
+            NameTable::Provider => |doc| &doc.providers,
+            NameTable::Type => |doc| &doc.resource_types,
+        }
+    }
+
+    /// The filter's choice in this table (an index into [`NameTable::names`]).
+    fn field(self) -> fn(&mut ListFilter) -> &mut Option<u32> {
+        match self {
+            NameTable::Module => |filter| &mut filter.module,
+            NameTable::Provider => |filter| &mut filter.provider,
+            NameTable::Type => |filter| &mut filter.resource_type,
+        }
+    }
+}
+
 /// A select over one of the document's name tables (modules, providers, types); "" means all.
 #[component]
-fn FilterSelect(
-    testid: &'static str,
-    label: &'static str,
-    all: &'static str,
-    /// How the empty name (the root module) reads, if it can occur.
-    root: Option<&'static str>,
-    names: fn(&Document) -> &Vec<String>,
-    field: fn(&mut ListFilter) -> &mut Option<u32>,
-) -> impl IntoView {
+fn FilterSelect(table: NameTable) -> impl IntoView {
+    let (testid, label, all, root) = table.words();
+    let (names, field) = (table.names(), table.field());
     let state = expect_context::<AppState>();
     // A large plan has thousands of modules: their options are made OPTIONS_PER_TASK at a time,
     // each batch in a task of its own after the plan is on screen, so no task holds the page for

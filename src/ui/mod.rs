@@ -77,15 +77,7 @@ pub fn App() -> impl IntoView {
                     state.tab.set(Tab::Rules);
                     return;
                 }
-                let files: Vec<web_sys::File> = files
-                    .map(|f| (0..f.length()).filter_map(|i| f.get(i)).collect())
-                    .unwrap_or_default();
-                match files.len() {
-                    0 => {}
-                    1 => open::open_file(state, files[0].clone()),
-                    // Several files at once: a fleet (Terraform objects, their plans and states).
-                    _ => open::open_files(state, files),
-                }
+                open::open_chosen(state, files);
             }
         >
             <header class="topbar">
@@ -119,15 +111,7 @@ pub fn App() -> impl IntoView {
                         class="visually-hidden"
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);
-                            let files: Vec<web_sys::File> = input
-                                .files()
-                                .map(|f| (0..f.length()).filter_map(|i| f.get(i)).collect())
-                                .unwrap_or_default();
-                            match files.len() {
-                                0 => {}
-                                1 => open::open_file(state, files[0].clone()),
-                                _ => open::open_files(state, files),
-                            }
+                            open::open_chosen(state, input.files());
                             // Let the same file be chosen again after an edit.
                             input.set_value("");
                         }

@@ -193,6 +193,17 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
     }
 }
 
+/// Opens what was chosen in the file input or dropped on the page: one file as a plan, several
+/// together as a fleet (Terraform objects, their plans and states); none does nothing.
+pub fn open_chosen(state: AppState, files: Option<web_sys::FileList>) {
+    let files = files.map(|f| super::js::files(&f)).unwrap_or_default();
+    match files.len() {
+        0 => {}
+        1 => open_file(state, files[0].clone()),
+        _ => open_files(state, files),
+    }
+}
+
 /// Opens several files chosen or dropped together: tf-controller objects with the plans and
 /// states stored beside them, as a fleet.
 pub fn open_files(state: AppState, files: Vec<web_sys::File>) {

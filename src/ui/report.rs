@@ -1,6 +1,6 @@
-//! A report file (`planlens report`, written by `src/bin/report`): the page itself carries the
-//! plan, as a full link's payload in an inert element, so the report opens its own plan from disk
-//! without a request. The address's fragment still says how to show it (tab, selection, filters).
+//! A report file (`planlens report`, written by `crates/cli/src/report`): the page itself carries
+//! the plan, as a full link's payload in an inert element, so the report opens its own plan from
+//! disk without a request. The address's fragment still says how to show it (tab, selection, filters).
 //!
 //! ```html
 //! <script type="application/octet-stream" id="planlens-report" data-name="plan.json"
@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 use crate::load::fragment::Fragment;
 
-/// The element's id; `src/bin/report` writes it.
+/// The element's id; `crates/cli/src/report` writes it.
 const ELEMENT_ID: &str = "planlens-report";
 
 /// What a report page carries.

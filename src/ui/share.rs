@@ -104,16 +104,44 @@ async fn copy_text(text: &str) -> bool {
     JsFuture::from(clipboard.write_text(text)).await.is_ok()
 }
 
+/// The links the dialog offers.
+#[derive(Clone, Copy)]
+enum LinkKind {
+    /// With the plan (`share::full_link`).
+    Full,
+    /// Without values (`share::redacted_link`).
+    Redacted,
+    /// To the address the plan was opened from (`?url=`).
+    Address,
+}
+
+impl LinkKind {
+    /// Its test and label key, title and what it carries.
+    fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            LinkKind::Full => (
+                "full",
+                "Link with the plan",
+                "The whole plan, its sensitive and secret-named values replaced by placeholders: every view and diff works.",
+            ),
+            LinkKind::Redacted => (
+                "redacted",
+                "Redacted link",
+                "Addresses, actions, reasons, import and move marks, drift flags, dependency edges and rule findings. No attribute values: safe to paste anywhere.",
+            ),
+            LinkKind::Address => (
+                "address",
+                "Link to the plan's address",
+                "Short, whatever the plan's size: whoever opens it fetches the plan from the address it was opened from, so that address must stay reachable (and allow CORS).",
+            ),
+        }
+    }
+}
+
 /// One link with its length, warning and copy button.
 #[component]
-fn LinkBox(
-    /// Test and label key: `full` or `redacted`.
-    key: &'static str,
-    title: &'static str,
-    what: &'static str,
-    link: String,
-    status: RwSignal<String>,
-) -> impl IntoView {
+fn LinkBox(kind: LinkKind, link: String, status: RwSignal<String>) -> impl IntoView {
+    let (key, title, what) = kind.words();
     let length = link.chars().count();
     let fit = LinkFit::of(length);
     let area = NodeRef::<leptos::html::Textarea>::new();
@@ -311,39 +339,16 @@ pub fn ShareDialog() -> impl IntoView {
                             </p>
                         })}
                         {
-                            let full = view! {
-                                <LinkBox
-                                    key="full"
-                                    title="Link with the plan"
-                                    what="The whole plan, its sensitive and secret-named values replaced by placeholders: every view and diff works."
-                                    link=p.full.clone()
-                                    status=status
-                                />
-                            };
-                            let redacted = view! {
-                                <LinkBox
-                                    key="redacted"
-                                    title="Redacted link"
-                                    what="Addresses, actions, reasons, import and move marks, drift flags, dependency edges and rule findings. No attribute values: safe to paste anywhere."
-                                    link=p.redacted.clone()
-                                    status=status
-                                />
-                            };
-                            if p.masking.plan_has_marks {
-                                view! { {full} {redacted} }.into_any()
-                            } else {
-                                view! { {redacted} {full} }.into_any()
-                            }
+                            // The link the plan's marks make safe first; the other after it.
+                            let full = (LinkKind::Full, p.full.clone());
+                            let redacted = (LinkKind::Redacted, p.redacted.clone());
+                            let pair = if p.masking.plan_has_marks { [full, redacted] } else { [redacted, full] };
+                            let address = p.by_address.clone().map(|link| (LinkKind::Address, link));
+                            pair.into_iter()
+                                .chain(address)
+                                .map(|(kind, link)| view! { <LinkBox kind link status /> })
+                                .collect_view()
                         }
-                        {p.by_address.clone().map(|link| view! {
-                            <LinkBox
-                                key="address"
-                                title="Link to the plan's address"
-                                what="Short, whatever the plan's size: whoever opens it fetches the plan from the address it was opened from, so that address must stay reachable (and allow CORS)."
-                                link=link
-                                status=status
-                            />
-                        })}
                         {p.builtin_fallback.then(|| view! {
                             <p class="banner banner-warn" data-testid="share-rules-fallback">
                                 "Your rules have errors: the redacted link carries the built-in rules' findings."

@@ -162,15 +162,8 @@ fn cells(row: &Row) -> [String; 7] {
         }
         None => "-".to_string(),
     };
-    for (flag, word) in [
-        (row.stale.is_some(), "stale"),
-        (row.destroy, "destroy"),
-        (row.plan_only, "plan-only"),
-        (row.suspended, "suspended"),
-    ] {
-        if flag {
-            plan.push_str(&format!(" [{word}]"));
-        }
+    for word in row.plan_flags() {
+        plan.push_str(&format!(" [{word}]"));
     }
     [
         row.attention.label().to_string(),

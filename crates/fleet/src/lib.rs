@@ -234,6 +234,19 @@ impl Row {
             format!("{}/{}", self.namespace, self.name)
         }
     }
+
+    /// The words of the flags set on its plan, in the order the CLI's table and the Fleet view
+    /// show them: `stale`, `destroy`, `plan-only`, `suspended`.
+    pub fn plan_flags(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.stale.is_some(), "stale"),
+            (self.destroy, "destroy"),
+            (self.plan_only, "plan-only"),
+            (self.suspended, "suspended"),
+        ]
+        .into_iter()
+        .filter_map(|(set, word)| set.then_some(word))
+    }
 }
 
 /// The fleet of the opened files.
@@ -444,7 +457,7 @@ impl Fleet {
 
 /// How a session reads files opened together as a fleet (and, through [`Readers`], a file that
 /// is a document): natively [`Direct`], in the browser the app's readers, which ask the readers'
-/// part (src/readers_part.rs). Every implementation gives the same rows, problems, link files and
+/// part (crates/part-readers). Every implementation gives the same rows, problems, link files and
 /// messages (tests/core/readers_part.rs).
 pub trait FleetReaders: Readers {
     /// Decoded files → their fleet, and what they open as when they hold no workspace. Files

@@ -150,7 +150,7 @@ pub enum LoadError {
         what: &'static str,
     },
     /// A reader's refusal as the `part-readers` module wrote it: the message of the [`LoadError`]
-    /// the reader gave, word for word (the app's readers, src/readers_part.rs).
+    /// the reader gave, word for word (the app's readers, crates/part-readers).
     Reader {
         /// The whole message.
         message: String,

@@ -8,7 +8,7 @@
 //! (the CLI, `cargo test`) that is `planlens_readers::Direct`, which calls the readers. In the browser most visits
 //! open plan JSON and never need them, so they are not part of the first-visit module: the app
 //! gives the loader readers of its own that ask the lazily loaded `part-readers` module
-//! (src/readers_part.rs, which runs `Direct` inside the part). How the part is called, what
+//! (crates/part-readers, which runs `Direct` inside the part). How the part is called, what
 //! crosses and when it is loaded is the app's business, never this crate's.
 
 use super::LoadError;

@@ -4,7 +4,7 @@
 //! The YAML parser (saphyr) is a large part of a wasm build and only people opening YAML need it,
 //! so everything that uses it is one function with text in and text out, [`yaml_to_json`]: native
 //! builds (the CLI, `cargo test`) call it directly; in the browser it is the `part-yaml` binary
-//! (src/bin/part_yaml.rs), a wasm module of its own that the worker fetches the first time a YAML
+//! (crates/part-yaml), a wasm module of its own that the worker fetches the first time a YAML
 //! file is opened (src/worker.rs), so the first-visit module never calls it and does not carry it. Recognising YAML
 //! ([`looks_like_kube_yaml`]) needs no parser and is always built.
 

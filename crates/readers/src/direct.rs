@@ -1,6 +1,6 @@
 //! [`Direct`]: the readers called directly, behind the loader's port
 //! ([`planlens_load::Readers`]). The CLI and the tests read with it, and the browser's
-//! `part-readers` module runs it inside the part (src/readers_part.rs); the first-visit module
+//! `part-readers` module runs it inside the part (crates/part-readers); the first-visit module
 //! never does.
 
 use planlens_load::LoadError;

@@ -14,7 +14,7 @@ use crate::ui::AppState;
 
 /// Adds `files` (`.rego` files chosen or dropped) to the policies, replacing any of the same name.
 pub fn add_files(rules: RulesState, files: web_sys::FileList) {
-    let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+    let files = crate::ui::js::files(&files);
     leptos::task::spawn_local(async move {
         let mut added = Vec::new();
         for file in files {
@@ -41,8 +41,8 @@ fn add(rules: RulesState, added: Vec<PolicyFile>) {
 /// True when every file of a drop is a policy (the app adds them instead of opening a plan).
 pub fn all_policies(files: &web_sys::FileList) -> bool {
     files.length() > 0
-        && (0..files.length())
-            .filter_map(|i| files.get(i))
+        && crate::ui::js::files(files)
+            .iter()
             .all(|f| f.name().to_ascii_lowercase().ends_with(".rego"))
 }
 

@@ -1,8 +1,9 @@
 //! The YAML reader as a lazily loaded part of the browser app (`part-yaml.js` and
 //! `part-yaml_bg.wasm`, built by Trunk as a worker module, index.html). The plan's worker
 //! (src/worker.rs) fetches it the first time a YAML file is opened and calls [`yaml_to_json`]; the
-//! first-visit module never contains the YAML parser. Natively this binary does nothing: the CLI
-//! calls `planlens::load::yaml::yaml_to_json` itself.
+//! first-visit module never contains the YAML parser. It depends on the loader only (its `yaml`
+//! module). Natively this binary does nothing: the CLI calls `planlens_load::yaml::yaml_to_json`
+//! itself.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
@@ -11,7 +12,7 @@ use wasm_bindgen::prelude::*;
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
 pub fn yaml_to_json(text: &str) -> Result<String, JsError> {
-    planlens::load::yaml::yaml_to_json(text).map_err(|e| JsError::new(&e.to_string()))
+    planlens_load::yaml::yaml_to_json(text).map_err(|e| JsError::new(&e.to_string()))
 }
 
 fn main() {

@@ -3,7 +3,8 @@
 //! policy is added, it runs in a worker of its own (`worker.js` starts it with `part_start`), so a
 //! runaway policy never blocks the page or the plan's worker, and the page can stop it
 //! (`ui::backend::ask_part`). The first-visit module never contains the engine. Natively this
-//! binary does nothing: the CLI calls `planlens::policy` itself.
+//! binary does nothing: the CLI calls `planlens_policy` itself. It depends on the policy crate and
+//! the JavaScript bindings only.
 //!
 //! Messages: `{id, kind: "ask", task: "run" | "verify", request, inputs}` — `request` the JSON
 //! text of `policy::engine::Request`, `inputs` one `Uint8Array` of UTF-8 JSON per group — answered
@@ -14,11 +15,15 @@ mod part {
     use std::time::Duration;
 
     use js_sys::{Object, Reflect};
-    use planlens::policy::PolicyError;
-    use planlens::policy::engine::{self, Request};
-    use planlens::ui::js::field as get;
+    use planlens_policy::PolicyError;
+    use planlens_policy::engine::{self, Request};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::*;
+
+    /// `value[key]`, or `undefined` when it cannot be read.
+    fn get(value: &JsValue, key: &str) -> JsValue {
+        Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
 
     /// The worker's `performance.now()`, for the engine's time limit.
     fn now() -> Option<Duration> {

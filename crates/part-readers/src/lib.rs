@@ -1,9 +1,11 @@
 //! The readers' part: how the browser app reaches the readers of inputs that are not plan JSON
 //! (`planlens-readers`: text plans, states, plan logs, driftctl reports, Kubernetes objects) and the
 //! fleet (`planlens_fleet`), which are not in the first-visit module but in the lazily loaded
-//! `part-readers` (src/bin/part_readers.rs). Both ends are here, so they compile and are tested
-//! natively (tests/core/readers_part.rs):
-//! - the part's side: [`answer`], its one entry point (a call's name, a file name, text in; the
+//! `part-readers` (this package's binary). Both ends are here, in a package of the browser app
+//! that the part and the app's worker both depend on, so they compile and are tested natively
+//! (tests/core/readers_part.rs, through the app's `planlens::readers_part`):
+//! - the part's side (the `part` feature: the part's binary and the native tests; never in the
+//!   page's module): `answer`, its one entry point (a call's name, a file name, text in; the
 //!   answer's text out), which runs `readers::Direct` and keeps the fleet it read last for the
 //!   links asked of it later ([`Call::FleetLink`]);
 //! - the worker's side: [`PartReaders`], the readers the plan's worker gives the session
@@ -25,15 +27,16 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::fleet::{
-    Decoded, Fleet, FleetIndex, FleetRead, FleetReaders, Link, LinkFiles, OpenFleet,
-};
-use crate::load::LoadError;
-use crate::load::decode;
-use crate::model::{Document, Source};
-use crate::readers::Direct;
+#[cfg(feature = "part")]
+use planlens_fleet::Fleet;
+use planlens_fleet::{Decoded, FleetIndex, FleetRead, FleetReaders, Link, LinkFiles, OpenFleet};
+use planlens_load::LoadError;
+use planlens_load::decode;
 use planlens_load::kube::{Content, Unpacked};
 use planlens_load::readers::{Reader, Readers};
+use planlens_model::{Document, Source};
+#[cfg(feature = "part")]
+use planlens_readers::Direct;
 
 /// What the part is asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +135,7 @@ struct StoredHead {
 
 impl StoredHead {
     /// The head of `unpacked`, and its text.
+    #[cfg(feature = "part")]
     fn of(unpacked: Unpacked) -> (StoredHead, String) {
         let (kind, text, notes) = match unpacked.content {
             Content::Plan(d) => ("plan", d.text, d.notes),
@@ -167,15 +171,17 @@ impl StoredHead {
     }
 }
 
+#[cfg(feature = "part")]
 thread_local! {
     /// The fleet the part read last (the part's instance in the fleet's worker keeps it for the
     /// links the page asks for later).
     static FLEET: RefCell<Option<Fleet>> = const { RefCell::new(None) };
 }
 
-/// The part's entry point (src/bin/part_readers.rs exports it): runs `call` (by [`Call::name`])
+/// The part's entry point (this package's binary exports it): runs `call` (by [`Call::name`])
 /// on `text` with `readers::Direct` and writes its answer (see the module documentation). Never
 /// fails: a reader's error is part of the answer.
+#[cfg(feature = "part")]
 pub fn answer(call: &str, name: &str, text: &str) -> String {
     let head = match Call::from_name(call) {
         None => Head::Refused {
@@ -245,6 +251,7 @@ pub fn answer(call: &str, name: &str, text: &str) -> String {
 }
 
 /// The head line, then `text`.
+#[cfg(feature = "part")]
 fn with_text(head: &Head, text: &str) -> String {
     // A serde type of strings, vectors and numbers: writing it cannot fail.
     let mut out = serde_json::to_string(head).unwrap_or_default();

@@ -3,18 +3,18 @@
 //! and the fleet they make) as a lazily loaded part of the browser app
 //! (`part-readers.js` and `part-readers_bg.wasm`, built by Trunk as a worker module, index.html).
 //! The plan's worker (src/worker.rs) loads it the first time such a file is opened and calls
-//! [`read`] through its readers (`readers_part::PartReaders`); the first-visit module only
+//! [`read`] through its readers (this package's `PartReaders`); the first-visit module only
 //! detects these files. Natively this binary does nothing: the CLI calls the readers itself.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
-/// (call's name, file name, text) → the answer (`readers_part::answer`: a head line, then the
-/// converted plan's, the stored plan's or state's, or a fleet link's text).
+/// (call's name, file name, text) → the answer (`planlens_part_readers::answer`: a head line,
+/// then the converted plan's, the stored plan's or state's, or a fleet link's text).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen]
 pub fn read(reader: &str, name: &str, text: &str) -> String {
-    planlens::readers_part::answer(reader, name, text)
+    planlens_part_readers::answer(reader, name, text)
 }
 
 fn main() {
