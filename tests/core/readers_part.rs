@@ -79,7 +79,7 @@ const CALLS: [&str; 7] = [
 ];
 
 /// Readers with the part loaded as the browser's worker loads it, with the part's own function
-/// (what src/bin/part_readers.rs exports), counting calls per reader.
+/// (what crates/part-readers exports to the part), counting calls per reader.
 fn loaded_part() -> (PartReaders, Rc<Cell<[usize; 7]>>) {
     let calls = Rc::new(Cell::new([0; 7]));
     let counted = calls.clone();

@@ -184,3 +184,21 @@ fn rule_values_keep_their_numbers() {
         "[1.5,100,1,-5,0.1,1e+300,12345678901234567890,-0.0]"
     );
 }
+
+/// (d) `regex.match` reads Perl and Unicode classes and case folding (`\d`, `\w`, `\p{L}`, `(?i)`)
+/// as OPA does, in every build: regorus asks for `regex` without them, and this crate's
+/// Cargo.toml turns them on.
+#[test]
+fn regex_classes_read_as_opa_reads_them() {
+    let policy = r#"package main
+import rego.v1
+deny contains name if {
+    some name in input.names
+    regex.match(`^\d+-\w+-\p{L}+$`, name)
+}
+deny contains "folded" if regex.match(`(?i)^WEB$`, "web")
+"#;
+    let input = r#"{"names":["12-app_1-été","x-app-1","12-app-"]}"#;
+    let (_, whole) = deny(policy, input, false);
+    assert_eq!(whole.to_string(), r#"["12-app_1-été","folded"]"#);
+}

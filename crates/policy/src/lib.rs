@@ -40,6 +40,9 @@
 //!   the same value: `numbers_read_the_same_from_the_cut_as_from_the_plan`; a rule's value
 //!   comes out to serde_json with each number's value kept (an integral float as an integer):
 //!   `rule_values_keep_their_numbers`.
+//! - **Regular expressions.** regorus asks for `regex` without its Unicode and Perl classes; this
+//!   crate asks for them, so `regex.match` with `\d`, `\w`, `\p{L}` or `(?i)` reads as OPA reads
+//!   it in the CLI as in the browser: `regex_classes_read_as_opa_reads_them`.
 
 #[cfg(test)]
 mod assumptions;
