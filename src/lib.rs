@@ -9,6 +9,8 @@
 //! `planlens-session` → the shells: this app (`ui`, the worker in the `planlens-web` binary, the
 //! lazily loaded parts, packages of their own in `crates/part-*`) and the `planlens` CLI
 //! (`crates/cli`).
+//!
+//! No logic of its own: module declarations and re-exports only.
 
 pub use planlens_changes::{checks, diff, drift, list, outputs};
 pub use planlens_fleet as fleet;

@@ -1,4 +1,8 @@
 //! The browser app's entry point: mounts the Leptos UI. Built by Trunk for wasm32.
+//!
+//! In the worker (`worker.js` instantiates this same module) it mounts nothing: `worker_start` runs
+//! instead. `mod worker` is declared here, so the worker's side is part of this binary, not of the
+//! library. Natively it says what it is and exits 64.
 
 // The worker's side lives in this binary, not in the library: every `#[wasm_bindgen]` export of
 // the library would come with it into any module that links the library, and with it the whole

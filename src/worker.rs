@@ -2,6 +2,20 @@
 //! Web Worker and calls [`worker_start`]; from then on the worker reads, decodes, parses, masks
 //! and analyses the plan the page sends, keeps its [`Session`], and answers the page's requests
 //! (`ui::backend` describes the messages). Nothing here renders.
+//!
+//! `worker.js` imports the page's glue and instantiates the module the page sent (or, when the
+//! first message names a `part`, that part), and loads parts on request (`self.planlensPart(name)`,
+//! once). `open` reads one `File` in slices with progress, several `files`, bytes or text; kubectl
+//! YAML goes through the YAML part; `Session::open_files` gives a plan's session or a fleet
+//! (`fleet::OpenFleet`, whose links the part that read it answers). The session reads with the
+//! worker's `readers_part::PartReaders`: when an open missed the readers' part
+//! (`PartReaders::take_missed`), the worker loads it into them and opens the files again, so plan
+//! JSON never waits for it. `ask` messages go to the one `Session` (or the fleet: `FleetLink`). It
+//! reads JavaScript values with `ui::js`.
+//!
+//! An opened index and the Rego engine's inputs travel as transferred UTF-8 buffers (the plan text
+//! beside the JSON, unescaped); the steps of an open come back as `timings`, which the page records
+//! as `planlens:worker-*` measures.
 
 use std::cell::RefCell;
 

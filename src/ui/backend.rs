@@ -12,6 +12,14 @@
 //! and `{id, kind: "ask", request}` (JSON text of `session::Request`); back `{id, kind:
 //! "progress", phase, done, total}` and `{id, kind: "done", response, plan?}` (JSON text of
 //! `session::Response`; an opened index's plan text travels beside it, unescaped).
+//!
+//! Where the worker's files are: the glue's URL from `window.planlensGlueUrl` or the module
+//! preload, the script from `window.planlensWorkerUrl` or `worker.js` beside it, the parts' from
+//! `window.planlensPartUrls` or `part-NAME.js` / `part-NAME_bg.wasm` beside the glue. `open`
+//! reports progress and gives a plan, or a fleet whose worker is kept for `fleet_file`;
+//! `policy_inputs` asks for the Rego engine's inputs; `ask_part` runs a part in a worker of its
+//! own, started on first use and stopped after a time limit. A dying worker fails every question
+//! still waiting.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,6 +1,8 @@
 //! The attribute diff of the selected resource, and the tree renderer the outputs panel shares.
 //! The open plan's values are in its session (a Web Worker): a diff is asked for when a view
 //! shows it ([`SessionDiff`]), and the drift detail asks the same way.
+//!
+//! The diff is a tab stop of its own; `PageUp`/`PageDown` scroll it from anywhere outside fields.
 
 use std::sync::Arc;
 

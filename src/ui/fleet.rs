@@ -3,6 +3,14 @@
 //! words, whether a plan awaits approval). Filters by what a workspace needs and by namespace, a
 //! search (`/`), rows that open with Enter to show what a workspace needs, and its plan, text
 //! plan, state or drift plan opened with every view of a plan.
+//!
+//! It shows while `AppState::showing_fleet`; *← Back to the fleet* returns to it from a row's plan,
+//! *Back to the plan* the other way. Chips per `Attention` with counts, *Needs a person*, the
+//! namespace select and the search (`/`, Esc) work over `fleet::FleetFilter`. Rows are buttons
+//! (Tab, ↑/↓ or j/k, Enter/Space) that open what a workspace needs — message, failures, lock,
+//! drifted resources, the `kubectl patch` approving a pending plan, notes, revisions — and its
+//! links, each opened by `open::open_fleet_link` (the fleet's worker gives it as a file). While it
+//! shows, the page's own keys are off; nothing is wider than the screen at 390 px.
 
 use leptos::ev;
 use leptos::prelude::*;

@@ -3,9 +3,15 @@
 //!
 //! State lives in one place, [`AppState`] (`state.rs`, over the open plan in `loaded.rs` and the
 //! graph's and rules' view states), provided as context by [`App`]; components read what they
-//! render and derive the rest. Files use each other one way: `loaded` and `timing` → the view
-//! states (`graph/state.rs`, `rules/state.rs`) → `state` → helpers (`mask`, `url`, `open`) →
-//! components → this file, which mounts them.
+//! render and derive the rest. Files use each other one way: `loaded`, `timing` and `backend` →
+//! the view states (`graph/state.rs`, `rules/state.rs`) → `state` → helpers (`mask`, `url`,
+//! `open`) → components → this file, which mounts them.
+//!
+//! `Enter` is left to whatever focused control acts on it; `PageUp`/`PageDown` scroll the diff from
+//! anywhere outside fields. Below 800 px wide the page is one column: the detail is a full-screen
+//! sheet over the list (`AppState::detail_open`: selecting opens it, Back closes it and keeps the
+//! selection), and the filters fold behind *Filters*. Plan data is rendered as text nodes or inert
+//! `data-*` attributes, never HTML.
 
 mod backend;
 mod diff;

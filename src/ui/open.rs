@@ -1,5 +1,10 @@
 //! Opening plans in the browser: files (with progress), samples, pasted text and reloads; timing
 //! marks for benchmarks (`performance.measure("planlens:open")`).
+//!
+//! A link's plan opens with `open_link` (timed `planlens:link-decode`); `?url=` with `open_url`:
+//! fetched without credentials, streamed with progress, CORS, HTTP and scheme errors explained.
+//! `remask` opens the plan again with another mask (`follow_mask` runs it when the rules change);
+//! `open_fleet_link` opens a fleet row's link.
 
 use std::sync::Arc;
 

@@ -1,6 +1,9 @@
 //! The Share dialog: a link with the plan inside (sensitive values stripped), a redacted link, and
 //! the Markdown comment for a pull request. The core (`share`) makes all three, with the same code
 //! as `planlens link` and `planlens summary --format markdown`.
+//!
+//! The session makes both links and the comment in one request, which both `planlens:share-full`
+//! and `planlens:share-redacted` time; the dialog never blocks before it has painted "Preparing…".
 
 use std::sync::Arc;
 

@@ -1,6 +1,10 @@
 //! The address bar: the fragment (`#tab=…&r=ADDRESS&…&p=PLAN`, format in `share::fragment`) and
 //! `?url=`. What a reload, a pasted link or a shared link reopens. The fragment is never sent to a
 //! server.
+//!
+//! It keeps the fragment in step with the tab, selection, filters, label and a link's rules, and
+//! follows pasted links. The landing page over an open plan is its own history entry (`Home`), so
+//! Back and Forward go between them.
 
 use std::sync::Arc;
 

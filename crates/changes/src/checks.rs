@@ -1,4 +1,8 @@
 //! Check results: `checks` (Terraform 1.5+) and the older `condition_results` (1.2 – 1.3) as one list.
+//!
+//! `failing_sentence` names the failing checks (addresses only) for the CLI, the comment and the
+//! built-in pack's `failing-checks` warning. `result: false` with `unknown: true` is unknown, not a
+//! failure.
 
 use planlens_model::Document;
 use planlens_model::text::{count, visible};

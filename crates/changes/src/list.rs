@@ -1,4 +1,9 @@
 //! The resource list: filters, search, and grouping by module, computed over the document's rows.
+//!
+//! Filters by action, module, provider, type, search text and no-ops. `address_in_group` gives a
+//! row's text under its heading (the address without the module path the heading shows);
+//! `ListFilter::from_view` and `write_view` read and write a link's view by name, never by index.
+//! Pure functions over `Document`.
 
 use planlens_load::fragment::LinkView;
 use planlens_model::address::split_module;

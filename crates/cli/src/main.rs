@@ -8,11 +8,15 @@
 //! planlens check PLAN.json --policy DIR          Rego policies (conftest, Spacelift, Scalr, OPA) too
 //! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
 //! planlens report PLAN.json -o report.html [--app DIR]  one HTML file: the app and the plan
+//! planlens fleet FILE… [--format text|json]       Flux's Terraform controller's workspaces
 //! ```
 //! Exit codes: 0 success, 3 the input (or the built app, for `report`) could not be read, 64 wrong
 //! usage; `check`: 0 pass, 1 warn or plan incomplete, 2 needs approval, 4 planning failed;
 //! `drift`: 0, or 1 when drift cannot be ruled out (an incomplete input, a Terraform before
 //! 0.15.4) and 4 when planning failed.
+//!
+//! `fleet` is `fleet.rs`, `--policy` and `--verify` are `policies.rs`, `report` is `report/`. A
+//! log's diagnostics go to stderr as Terraform prints them.
 
 mod fleet;
 mod policies;

@@ -15,6 +15,18 @@
 //! readers, which ask the readers' part, where the fleet is kept. Either way the session gets the
 //! rows ([`FleetIndex`]) and, on request, a row's plan or state as a file
 //! ([`OpenFleet::link_file`]).
+//!
+//! Ready's reason is put in plain words by `reason_words`. A pending plan awaits approval by the
+//! controller's rule: unless `approvePlan` is `auto` or the plan's id (or a beginning of it), or
+//! `force` is on — and never in a plan-only workspace. `Attention` orders the rows: failing,
+//! drifted, locked, stale, awaiting approval, pending, suspended, ready. `Fleet::exit_code` is the
+//! CLI's; `FleetFilter` narrows by attention, namespace and search; `FleetIndex` is what the page
+//! shows; `link_file` and `open` give a row's plan or state.
+//!
+//! A file that cannot be read is a problem beside the rows, never fatal; rows carry addresses,
+//! never attribute values; there is no transport and no state between calls. `Fleet::read` and
+//! `Fleet::of` run natively or in `part-readers` only: the page's fleet view needs only `Row`,
+//! `FleetIndex` and `FleetFilter`.
 
 use std::collections::BTreeMap;
 

@@ -5,6 +5,12 @@
 //! levels, then take the instances of this configuration resource below there"). Each instance then
 //! turns its targets into edges. That keeps instances of `count`/`for_each` modules apart: a resource
 //! in `module.app[0]` depends on `module.app[0]`'s subnet, not on `module.app[1]`'s.
+//!
+//! One petgraph node per resource change, at the same index as its row, plus resources only in the
+//! prior state. Edges come from references, `depends_on`, module call inputs (`var.x` → the
+//! caller's expression) and outputs (`module.m.o` → the resources behind `o`), `count`/`for_each`,
+//! calls' `depends_on`, and the state's `depends_on`. One edge per pair (a reference before
+//! `depends_on` before the state); no self-loops; building never fails.
 
 use std::collections::HashMap;
 

@@ -4,6 +4,13 @@
 //! Everything here is in CSS pixels of the canvas and layout units; the device pixel ratio is
 //! the canvas's business (it scales its backing store), never the camera's, so a framing is the
 //! same on every screen. Pure arithmetic: no browser.
+//!
+//! `Camera` is a scale and an offset (`shows` says whether a rectangle is in view); `Canvas` is the
+//! free area, minus the legend's measured part and a margin; `fit` frames the whole drawing
+//! (`View::drawing()`, module boxes and edges included) inside the free area, however small;
+//! `opening` shows everything when it reads at a scale of at least 0.75 (`READABLE`), else the
+//! densest group of changed boxes a canvas-sized window holds, at a readable zoom, clear of the
+//! minimap's strip. Unit-tested here; tests/core/graph.rs frames every real plan.
 
 use super::layout::Rect;
 

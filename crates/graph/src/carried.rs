@@ -1,6 +1,9 @@
 //! The dependency graph in the form a redacted link carries it (`model::redaction::CarriedGraph`),
 //! both ways: made from a graph built from the full plan, and made back into a graph when the
 //! link is opened (after `load::redacted` checked every index in it).
+//!
+//! Node i is row i's. `load::redacted` checked the indices; anything out of range is still left
+//! out, never a panic.
 
 use super::{DepGraph, EdgeKind, EdgeSource, ModuleInstance, Node};
 use planlens_model::Document;

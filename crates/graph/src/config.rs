@@ -3,6 +3,10 @@
 //!
 //! Only names, `references`, `depends_on`, `count`/`for_each` expressions, module calls and outputs
 //! are read; constant values and attribute values are skipped without allocating.
+//!
+//! Every `references` string is read at any depth, but not inside `constant_value`, and parsed.
+//! Borrowed: no values are kept. Terraform 0.12's relative state addresses and separate `index` are
+//! made absolute.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;

@@ -1,4 +1,8 @@
 //! The dependency graph written out for other tools: Graphviz DOT and JSON (`planlens graph`).
+//!
+//! It also writes SVG (`view_to_svg`); `opening_svg` is the Graph tab's opening picture as its SVG
+//! export writes it (`planlens graph --format svg`). Text is XML- or DOT-escaped; in the SVG each
+//! node is a `<g data-address>` and each module box a `<g data-module>`.
 
 use std::fmt::Write;
 

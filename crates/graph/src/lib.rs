@@ -5,6 +5,9 @@
 //! inputs and outputs, `count`/`for_each`) to instance addresses and adds `prior_state`'s
 //! `depends_on`. [`view`] folds modules and unchanged resources into what the UI draws, [`layout`]
 //! places it, [`camera`] frames it on a canvas, and [`export`] writes DOT, JSON and SVG.
+//!
+//! Blast radius: `dependents` and `dependencies` walk the graph breadth-first (petgraph's `Bfs`,
+//! over `Reversed` for dependencies); `destructive` lists the deletes, replaces and forgets.
 
 mod build;
 pub mod camera;

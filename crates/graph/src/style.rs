@@ -6,6 +6,9 @@
 //! search matches an amber halo, the selection itself a ring in the text colour. Each also reads
 //! without colour: actions by symbol and border (thick, dashed, dotted), findings by a flag with
 //! the word `deny` or `warn` (filled or outlined), highlights by the ring's dash.
+//!
+//! Two themes, light and dark (`Palette::of`); highlights are `Lit` states drawn as `Ring`s. The
+//! SVG export always uses the light palette.
 
 use planlens_model::{Action, ReplaceOrder};
 

@@ -1,5 +1,12 @@
 //! What the graph view draws: the dependency graph with collapsed modules folded into one node each
 //! and, unless the full graph is asked for, only changed resources and their direct neighbours.
+//!
+//! A collapsed module is one box with its action mix; cluster boxes frame expanded modules; large
+//! plans get a default folding (`default_collapsed`). Labels are relative to their module and
+//! shortened to their end, unless that would make two boxes of one cluster read the same.
+//! Highlights: the selection, what it depends on, its destructive blast radius. `DepGraph::search`
+//! finds nodes, `DepGraph::reveal` opens what hides one, `hit` and `hit_cluster` test a point.
+//! Pure; laid out through `layout`.
 
 use std::collections::{BTreeSet, HashMap};
 

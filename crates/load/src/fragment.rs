@@ -5,6 +5,10 @@
 //! The browser reads it on start and when a link is pasted into the address bar; `share::fragment`
 //! writes it (the browser as the user moves around, the Share dialog and `planlens link` for other
 //! people). The list filter a view names is `list::ListFilter::from_view`.
+//!
+//! `Fragment` holds the sample, the plan payload and the file name; `LinkView` the tab, the
+//! address, list filters by name, the rules payload and the environment; `Fragment::parse` reads
+//! them. Unknown keys are ignored; filters go by name, never by index.
 
 use percent_encoding::percent_decode_str;
 

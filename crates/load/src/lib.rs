@@ -8,6 +8,13 @@
 //! (`planlens_readers::Direct` natively; in the browser the app's, which ask a lazily loaded
 //! part); detection stays here ([`plan_log`], [`state`], [`text_plan`] and [`kube`] hold only
 //! what detection and the port need).
+//!
+//! Entry points: `load_plan_with(bytes, name, mask, readers)`, `load_plan_text_with` and
+//! `load_unpacked_with` (what the readers unpacked from a Kubernetes object); natively
+//! `planlens_readers::load_plan` and `load_plan_text` call them with the built-in mask and
+//! `Direct`. A file over `MAX_FILE_BYTES` (300 MB) is refused before it is parsed, and a JSON error
+//! gives its line and column. This crate cannot name `planlens-readers` (it sits above it), so it
+//! never converts or reads a non-plan input itself.
 
 pub mod decode;
 pub mod error;

@@ -5,6 +5,9 @@
 //! says how the rest is encoded, so links made today still open after the format changes. zlib's
 //! Adler-32 checksum catches a link that was cut or edited; decoding stops at
 //! [`MAX_DECODED_BYTES`], so a small link cannot expand into gigabytes (a decompression bomb).
+//!
+//! Version 1 is zlib at level 9. `MAX_DECODED_BYTES` is 64 MiB. A damaged payload (Adler-32) or one
+//! of an unknown version is refused with a message.
 
 use std::fmt;
 

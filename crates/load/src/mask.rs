@@ -12,6 +12,11 @@
 //!
 //! The user's text is kept as [`Document::original`] when marks were added, so a reload or a new
 //! mask starts from what the user opened.
+//!
+//! Plan-log diagnostics lose the secrets they quote. Outputs a plan of Terraform before 0.15
+//! declares sensitive (in `planned_values`, `prior_state` or `configuration`; its output changes
+//! carry no mirror) are marked sensitive whole. If the widened text ever failed to parse, the plan
+//! would be refused, never shown unmasked.
 
 use std::borrow::Cow;
 use std::fmt;

@@ -10,6 +10,14 @@
 //! gives the loader readers of its own that ask the lazily loaded `part-readers` module
 //! (crates/part-readers, which runs `Direct` inside the part). How the part is called, what
 //! crosses and when it is loaded is the app's business, never this crate's.
+//!
+//! The port has two methods: `document(reader, text, name)` converts a text with one of the four
+//! converting readers `Reader` names, and `kube(text, name)` reads one file's Kubernetes objects
+//! into a `kube::Unpacked` (a stored plan's, text plan's or state's decoded text, with its label
+//! and note), which the loader then opens itself. No transport lives here: no registration, no wire
+//! format, no state between calls (the browser app's `crates/part-readers` has them). Every
+//! implementation gives the same documents and messages as `planlens_readers::Direct`;
+//! tests/core/readers_part.rs checks the app's against it.
 
 use super::LoadError;
 use super::kube::Unpacked;

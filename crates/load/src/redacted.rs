@@ -2,6 +2,11 @@
 //! analyses it was made with. Everything the form refers to is checked here, so an edited link is
 //! refused with a message instead of showing something inconsistent, and whatever reads the
 //! carried analyses later can trust their indices.
+//!
+//! `read` opens a redacted link's JSON into a `Document` carrying its `Redaction`; `read_index`
+//! opens any values-free plan with what it carries, which is also how a session's index is read
+//! (`Carrier::Session`). The checks cover every index the form holds: drift rows, finding
+//! resources, graph modules, nodes and edges.
 
 use serde_json::Value;
 

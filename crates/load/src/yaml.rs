@@ -7,6 +7,11 @@
 //! (crates/part-yaml), a wasm module of its own that the worker fetches the first time a YAML
 //! file is opened (src/worker.rs), so the first-visit module never calls it and does not carry it. Recognising YAML
 //! ([`looks_like_kube_yaml`]) needs no parser and is always built.
+//!
+//! Several `---` documents become one JSON array. `looks_like_kube_yaml` looks for top-level
+//! `apiVersion:` and `kind:` keys in the first document. Natively `readers::kube` calls
+//! `yaml_to_json`; on wasm32 it answers `LoadError::NeedsYamlReader` instead, and the plan's worker
+//! turns the YAML into JSON through `part-yaml` first.
 
 use std::fmt;
 

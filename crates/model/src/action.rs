@@ -1,4 +1,7 @@
 //! Planned actions: the `actions` array of a change, as one enum.
+//!
+//! `Replace(order)` stands for the three replace pairs. An action list this build does not know is
+//! a load error, never a guess.
 
 use std::fmt;
 

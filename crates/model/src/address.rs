@@ -2,6 +2,9 @@
 //!
 //! Instance keys may be strings holding dots, spaces, quotes (escaped as `\"`), brackets or any other
 //! text, so addresses are parsed, never split on `.`.
+//!
+//! `split_module` cuts an address, as written, into its module path and the rest. Display
+//! round-trips: an address prints as it was parsed.
 
 use std::fmt;
 

@@ -1,5 +1,8 @@
 //! A loaded plan: the file's text, the typed [`Plan`] borrowing from it, and an index of rows that
 //! the list, the filters and the CLI share.
+//!
+//! Rows index each change's module, type, provider and its move, import and drift marks as small
+//! integers; they are grouped by module, root first, in plan order within a module.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};

@@ -1,5 +1,7 @@
 //! What a drift analysis finds: drifted resources, their grade and what the plan does about
 //! them. Plain data: `drift` makes it from a plan, a redacted link carries it.
+//!
+//! No logic that reads a plan: `PlanEffect::of` stays in `drift`; here are only its words.
 
 use serde::{Deserialize, Serialize};
 

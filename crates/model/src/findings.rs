@@ -1,5 +1,8 @@
 //! What a rule evaluation finds: findings, their severities, the verdict and the counts every
 //! view shows. Plain data: `rules` makes it from a plan, a redacted link carries it.
+//!
+//! No logic that reads a plan: `Verdict::of(planning, findings)`, `Evaluation::tally` (every count
+//! shown) and `groups` (the per-rule groups) work on findings alone.
 
 use super::planning::Planning;
 use super::text::count;

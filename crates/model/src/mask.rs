@@ -15,6 +15,9 @@
 //! `get_password_data = false` stay visible). Keys that end in `_arn`, `_id`, `_ids`, `_name` or
 //! `_names` name a secret rather than hold it (`secret_arn`, `access_key_id`), so the built-in
 //! patterns leave them alone; the user's own patterns do not have that exception.
+//!
+//! `Masking` records what a document was loaded with and what it masked. Diagnostics are masked
+//! too, by matching their references and snippet lines.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,9 @@
 //! Whether Terraform finished planning: complete, incomplete or failed. Plain data that every
 //! verdict, headline and banner reads; `summary` decides it from a document (`Planning::of`).
+//!
+//! Judged as incomplete: a text plan cut before its end, a log or text whose changes do not add up
+//! to its own summary, a text of several plans (an Atlantis comment of several projects), a partial
+//! driftctl scan. A state is nothing planned and nothing judged.
 
 use serde::{Deserialize, Serialize};
 

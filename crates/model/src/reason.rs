@@ -1,4 +1,6 @@
 //! `action_reason`: why Terraform chose an action, as a sentence a reviewer can read.
+//!
+//! An unknown reason is shown as it is.
 
 use super::Action;
 

@@ -5,6 +5,12 @@
 //! It is JSON whose first key is `planlens_redacted` (the format version): a plan with the values
 //! left out, which loads like any plan, plus what cannot be derived without values, carried as it
 //! was computed. `load::redacted` reads it, `share::redacted` writes it; both use these types.
+//!
+//! `Payload` is the form; `CarriedGraph` carries the edges delta-coded and the nodes' flags;
+//! `Redaction` is what a values-free `Document` carries, and its `Carrier` says whose: a link
+//! (values gone, `Document::values_dropped`) or a session (values on request,
+//! `Document::values_in_session`). `derived` and `keep_action_identities` decide the keys kept and
+//! derived; `looks_redacted` recognises the form.
 
 use std::collections::BTreeMap;
 

@@ -3,6 +3,11 @@
 //!
 //! Plan logs and driftctl reports are converted to the plan model on load, so every view works on
 //! them; what the conversion cannot carry lives here.
+//!
+//! `Source::has_values` and `values_complete` say what an input can show. A `Diagnostic` splits its
+//! snippet around the highlighted range (`Snippet::lines`) and prints itself as Terraform does
+//! (`to_text`); offsets out of range never panic. Plain owned data, filled only by `load` and
+//! `readers`; fields added later are `#[serde(default)]`, so older redacted links still read.
 
 use serde::{Deserialize, Serialize};
 

@@ -4,6 +4,13 @@
 //! deletes of data sources are not shown; every other change is shown, and a move or import without
 //! other changes still prints the `Plan:` line, with zeros. A plan whose planning failed gets no
 //! sentence of changes (Terraform prints its errors instead): see [`Planning`].
+//!
+//! `count` and `noun` are re-exported from `text`, the one plural helper. `Tool` (from a text's
+//! wording, a plan log's version message or plan JSON's provider registry; else unknown) decides
+//! the `Plan:` line: OpenTofu's has `, N to forget`, Terraform's no forget count, so its forgets
+//! follow in a sentence of ours; `Tool::name` names the tool in sentences (drift notes, banners).
+//! The counts live in the model because `Planning::of` and the readers check a log's or a text's
+//! own summary against them.
 
 pub use super::planning::Planning;
 pub use super::text::{count, noun};

@@ -3,6 +3,8 @@
 //! Plans are untrusted input. Rendering as text (never HTML) stops markup from running; this stops
 //! text from hiding itself: a NUL, a right-to-left override (U+202E) or a zero-width space in an
 //! address or value is shown as `\u{202e}`, so what a reviewer reads is what the plan says.
+//!
+//! Every address, key and value the shells show goes through it.
 
 /// True for characters that would be invisible or would reorder the text around them.
 fn is_hidden(c: char) -> bool {

@@ -20,6 +20,14 @@
 //! word for word); the converted plan's (or stored thing's, or link's) text follows it as it is,
 //! not as a JSON string: a state's plan can be megabytes, and escaping and unescaping it would
 //! cost a copy each way.
+//!
+//! In `planlens-web` nothing calls `Direct`: the readers (`planlens-readers`: its converters and
+//! `kube` reading) and `Fleet::read` are only in `part-readers`. A refusal crosses as its message
+//! word for word (`LoadError::Reader`); an answer that does not read is a message (reload the
+//! page), never a panic. tests/core/readers_part.rs checks that every fixture and real file gives
+//! the same document, index, remask and message through the part as directly, and every set of
+//! Kubernetes files the same session open (a plan's index, or a fleet's rows, problems and every
+//! link's file).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -5,6 +5,11 @@
 //! The plan's worker (src/worker.rs) loads it the first time such a file is opened and calls
 //! [`read`] through its readers (this package's `PartReaders`); the first-visit module only
 //! detects these files. Natively this binary does nothing: the CLI calls the readers itself.
+//!
+//! Trunk builds it with `data-cargo-features="part"`. `read` is `readers_part::answer`; the plan's
+//! worker loads the part into its `PartReaders` the first time an open misses it (a text plan,
+//! state, plan log, driftctl report, Kubernetes objects or a fleet). It never links the app's
+//! library; natively it exits 64.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;

@@ -9,6 +9,9 @@
 //! Messages: `{id, kind: "ask", task: "run" | "verify", request, inputs}` — `request` the JSON
 //! text of `policy::engine::Request`, `inputs` one `Uint8Array` of UTF-8 JSON per group — answered
 //! with `{id, kind: "done", answer}`, the JSON text of `policy::engine::answer_json`.
+//!
+//! It reads JavaScript values with a small helper of its own (it does not link the app's `ui::js`),
+//! and never links the app's library; natively it exits 64.
 
 #[cfg(target_arch = "wasm32")]
 mod part {

@@ -4,6 +4,11 @@
 //! first-visit module never contains the YAML parser. It depends on the loader only (its `yaml`
 //! module). Natively this binary does nothing: the CLI calls `planlens_load::yaml::yaml_to_json`
 //! itself.
+//!
+//! Trunk builds it from this package's manifest (`index.html`: `data-bin="part-yaml"
+//! data-type="worker" data-bindgen-target="web"`), so nothing is added to the page; the plan's
+//! worker calls it after `worker.js` has loaded it (`self.planlensPart("yaml")`). It never links
+//! the app's library (`ui`, the session, Leptos); natively it exits 64.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;

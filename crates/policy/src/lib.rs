@@ -43,6 +43,19 @@
 //! - **Regular expressions.** regorus asks for `regex` without its Unicode and Perl classes; this
 //!   crate asks for them, so `regex.match` with `\d`, `\w`, `\p{L}` or `(?i)` reads as OPA reads
 //!   it in the CLI as in the browser: `regex_classes_read_as_opa_reads_them`.
+//!
+//! # Where
+//!
+//! `engine::run(&Request, &[&str]) -> Result<Outcome, Vec<PolicyError>>` is the one call into the
+//! engine, `run_json` the same for a worker, `verify` runs `test_` rules; a group's rules run in
+//! one query, all under the time limit. The input is cut down to what the policies can observe
+//! (`prune`; else the plan keys they name, `reads`). Only `engine.rs`, `check.rs`, `negation.rs`,
+//! `reads.rs`, `prune/`, `walk.rs` and `sprintf.rs` use regorus, and the engine's input and output
+//! are serde data, so the browser runs it as its own lazily loaded module. `findings` turns values
+//! into `Finding`s linked to rows; `combine` and `judge` join them with the TOML rules' (the page's
+//! session and the CLI call the same `judge`). Any error means no findings. Checked against OPA by
+//! `scripts/opa_diff.py`; tests/core/policy.rs compares cut and whole inputs on every plan (a cut
+//! never changes a value).
 
 #[cfg(test)]
 mod assumptions;

@@ -6,6 +6,12 @@
 //! and [`Mirrored`] a value built together with its `after_unknown` and `*_sensitive` mirrors.
 //! This module reads nothing and judges nothing: the readers fill it, [`ConvertedPlan::text`]
 //! writes it.
+//!
+//! `ConvertedPlan` holds `resource_changes`, `resource_drift`, `output_changes`, a values-free
+//! `prior_state` and the readers' markers (`planlens_state`, `planlens_text_plan`), with
+//! `ResourceChange` and `Change` under them. Its text keeps each reader's values byte for byte:
+//! `Keys::Sorted` writes maps as serde_json writes them, `Keys::Declared` keeps a state's own
+//! order, whose values stay its own JSON text.
 
 use std::collections::BTreeMap;
 

@@ -7,6 +7,9 @@
 //! Changed resources become `resource_drift` updates whose `before`/`after` hold the changed paths'
 //! old and new values; missing resources become `resource_drift` deletes. What has no place in a
 //! plan (coverage, unmanaged resources, alerts, computed-field warnings) becomes [`DriftctlFacts`].
+//!
+//! `DriftctlFacts` also keep the report's counts. The converted document keeps the report's own
+//! text (`Document::source_text`): that is what reloads and full links carry.
 
 use std::collections::BTreeMap;
 

@@ -7,6 +7,13 @@
 //! [`Readers`](planlens_load::Readers) port its caller gives; [`Direct`] is the port's
 //! implementation that calls these readers (natively, and inside the browser's lazily loaded
 //! `part-readers` module). The browser's first-visit module never links this crate's code.
+//!
+//! Each format's module re-exports the loader's detection for it (`state::is_state_text`,
+//! `plan_log::looks_like_plan_log`, …), so a reader and its check are found together. `load_plan`
+//! and `load_plan_text` (native only) load with the built-in mask and `Direct`; `load_stored_with`
+//! opens a stored tf-controller object, for the fleet. Nothing here detects what a file is (the
+//! loader does, and asks), and there is no transport and no state between calls: how the browser
+//! reaches these readers is `crates/part-readers`'s business.
 
 mod converted;
 mod direct;

@@ -5,6 +5,14 @@
 //! `resource_drift` entries of an equivalent plan, so every view works on a log; `change_summary`,
 //! `diagnostic` and `version` messages become [`PlanLogFacts`]. A log names actions but carries no
 //! attribute values. Unknown message types and lines that are not JSON are skipped and counted.
+//!
+//! Reasons are translated into the plan's `action_reason` words. A log with an error diagnostic
+//! becomes an `errored` plan, and its diagnostics keep Terraform's `range` and `snippet`; `outputs`
+//! messages become `output_changes` (actions and sensitivity, no values). An apply's log — a change
+//! summary of operation `apply` or `destroy`, or without one an `apply_*` message of another action
+//! than a data source's `read` — is refused (`NotAPlan::ApplyLog`), and a log whose changes do not
+//! add up to its change summary is judged incomplete (`Planning::LogShort`). Detection
+//! (`planlens_load::plan_log`) looks only at the start of the first line.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};

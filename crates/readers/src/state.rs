@@ -22,6 +22,11 @@
 //!
 //! A state is never judged: [`Source::State`] makes `Planning::of` say `Planning::State`, whose
 //! verdict is `Verdict::NotAPlan` (no badge on the page, exit 3 from `planlens check`).
+//!
+//! A raw state's `attributes_flat` are read as strings, and deposed and tainted objects are kept.
+//! States of format version 3 and older are refused with a message. Nothing judges a state: no
+//! badge, no pass, `planlens check` exits 3, and `Analysis::evaluate` runs no rules on it. The
+//! facts under `planlens_state` are read back by `planlens_load::state::converted_facts`.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -158,6 +158,21 @@
 //!
 //! [`BUILTIN_TOML`]: `destroy-needs-approval`, `too-many-destroys`, `security-group-changed`,
 //! `large-instance-outside-prod`, `aks-node-pool-min-count`, `structural-drift`, `minor-drift`.
+//!
+//! # Where
+//!
+//! `rule.rs` is one compiled rule and a rule-file error; `parse.rs` the TOML format (spanned, every
+//! error with line:column and rule id); `condition.rs` and `path.rs` conditions and paths;
+//! `template.rs` message templates; `builtin.toml` the built-in pack; `input.rs` the input (close
+//! to `resource_changes`), which `document.rs` builds with resource i = row i; `eval.rs`
+//! `evaluate`, which `session::Analysis::evaluate` calls for the UI and the CLI. The result types
+//! are in `planlens_model::findings`: `Verdict::of(planning, findings)` decides every verdict (a
+//! state: not a plan, no verdict > planning failed > needs approval > plan incomplete > warn >
+//! pass), `Evaluation::tally` gives every count (badge, heading, verdict lines) and `groups` the
+//! per-rule groups. On an input with only some values (a text plan) or none (a plan log), a rule
+//! that reads a value the input may not show gives one plan-level "Not checked on N resources"
+//! finding (warn at most), never a silent pass. Messages never print sensitive values, nor
+//! sensitive variables, which are left out of the input.
 
 mod condition;
 mod document;

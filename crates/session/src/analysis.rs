@@ -2,6 +2,14 @@
 //! rule findings, either computed from a full plan or carried by a redacted link, decided once
 //! ([`Analysis::of`]) right after the document is loaded. The views, the CLI and the share
 //! writers read the analysis; none of the analyses asks whether a document was redacted.
+//!
+//! This is the only place that asks whether a document was redacted for its analyses. The
+//! dependency graph is built on first use (`Analysis::graph`); a session's values-free index has no
+//! configuration or state to build it from, so the session sends it and the index receives it
+//! (`receive_graph`; `graph_in_session` says it waits for it). `evaluate(doc, rules, labels)` gives
+//! the findings: computed from the plan, or carried — a redacted link's stand whatever the rules,
+//! while a session's index is evaluated again by its session when the rules change. A state runs no
+//! rules at all.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};

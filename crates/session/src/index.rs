@@ -4,6 +4,11 @@
 //! loads as a [`Document`] through the same parser and row index as any plan; its analyses part
 //! carries what cannot be recomputed without values (`model::redaction::Payload`'s graph, drift
 //! and findings, plus output and check rows). `load::redacted::read_index` reads it back.
+//!
+//! The plan part is written from the typed plan; the analyses part also carries output and check
+//! rows and the ids of objects deleted outside Terraform, which the drift type never serializes.
+//! `Index::document` reads it back (`load::redacted::read_index` with `Carrier::Session`). The
+//! dependency graph is never in it: the session sends it when asked.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

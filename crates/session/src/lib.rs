@@ -10,6 +10,13 @@
 //! Files that are not plan JSON (and a remask, which reads the file again) are read with the
 //! readers the caller gives: natively `readers::Direct`, in the browser's worker the app's readers,
 //! which ask the readers' part.
+//!
+//! Requests: a row's or drift entry's diff, the dependency graph (never in the index: the session
+//! builds it when first asked, `Analysis::graph_in_session`, `receive_graph`), evaluation under
+//! other rules and policies, the policies' engine inputs, the share links and comment, a remask, a
+//! fleet row's link. tests/core/session.rs checks the answers natively and through JSON: every
+//! fixture's index reads back to the same rows, counts, drift, outputs, checks and findings, its
+//! graph asked for equals the full plan's, and every diff equals the full plan's.
 
 pub mod analysis;
 pub mod index;

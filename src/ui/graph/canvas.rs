@@ -1,6 +1,9 @@
 //! The Graph tab's canvas drawing: the view through the camera with culling and level of detail,
 //! and the minimap, in the page's theme. Pixels only; the colours, borders and symbols come from
 //! `crate::graph::style`.
+//!
+//! Only what is in view is drawn: labels from 45 % zoom (`camera::LABELS_FROM`), plain blocks below
+//! 15 %. The minimap takes the first corner where it does not cover the selection.
 
 use leptos::prelude::{document, window};
 use wasm_bindgen::{JsCast, JsValue};

@@ -7,6 +7,8 @@
 //!
 //! The other jobs are in their own files: view state (`state`), canvas drawing (`canvas`), the
 //! HTML around the canvas (`toolbar`) and export (`export`).
+//!
+//! The click on a node is handled here too.
 
 mod canvas;
 mod export;

@@ -1,5 +1,9 @@
 //! The Graph tab's view state: the graph and its folded, laid-out view, what is lit, the camera,
 //! and the state changes pointer and key events make (zoom about a point, a click on a node).
+//!
+//! `GraphState` asks the plan's session for the graph once per plan (`Fetch`, shown by the
+//! toolbar's `FetchNote`), and follows drags, clicks and pinches. It knows the open plan, never the
+//! app.
 
 use std::sync::{Arc, Weak};
 

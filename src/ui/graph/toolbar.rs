@@ -1,5 +1,7 @@
 //! The HTML around the Graph tab's canvas: the toolbar, the note on missing edges, the legend, the
 //! status line and the pane beside the graph. Reads and sets the view state; draws nothing.
+//!
+//! The toolbar holds the search bar; on phones the side pane is a full-screen sheet.
 
 use std::sync::Arc;
 

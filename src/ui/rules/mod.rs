@@ -2,6 +2,10 @@
 //! resources, and the editor for the team's own rules (kept in localStorage, importable and
 //! exportable). The rules are parsed and evaluated by the core (`rules::evaluate`), the same
 //! function the CLI's `planlens check` calls.
+//!
+//! Findings are grouped by rule with counts, filtered by severity, rule and text, long groups paged
+//! with *Show more*, and linked to the list and the graph. The TOML editor re-evaluates after a
+//! pause (debounced); the rule file imports and exports; the environment label is set here.
 
 use std::collections::{HashMap, HashSet};
 

@@ -4,6 +4,9 @@
 //! rules, remove files. The policies are kept in this browser (`RulesState::policies`); their
 //! findings join the rules' in the findings list, the verdict, the list and graph marks and the
 //! comment. The engine is a lazily loaded part of the app (`part-rego`), fetched the first time.
+//!
+//! The engine's answer becomes findings only in the session (`policy::judge`, the CLI's function
+//! too); a policy error is no verdict.
 
 use leptos::prelude::*;
 

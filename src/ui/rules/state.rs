@@ -2,6 +2,10 @@
 //! link brought, the environment label, and the evaluation of the open plan that follows from
 //! them: evaluated by the open plan's session (`ui::backend::ask`, in its Web Worker), or, for a
 //! redacted link, the findings it carries.
+//!
+//! `RulesState` is derived with memos from the loaded plan, the rule text and the label; each
+//! evaluation is timed (`planlens:rules`). Rego policies go session → engine part
+//! (`ui::backend::ask_part`) → session, and are kept in localStorage too.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -6,6 +6,14 @@
 //! Invariant: a value marked sensitive (`before_sensitive`/`after_sensitive`, at any depth, or an
 //! output marked sensitive as a whole) never reaches a [`DiffNode`]; only [`Side::Sensitive`] does.
 //! Everything downstream (UI, CLI, share links) can therefore show any node without checking again.
+//!
+//! Attributes null on both sides are left out, as Terraform leaves them out; a container's count is
+//! the number of its children. Unknowns become `Side::Unknown`. A list with a sensitive or unknown
+//! side pairs by index, never aligned through hidden values. `replace_paths` are marked (an element
+//! by its index before the change). A text plan's lists pair as its `-`/`+`/`~` say
+//! (`planlens_elements`): in a list whose elements the text hid, elements have no position
+//! (`PathKey::Unpositioned`, no label) and the list's sides are `Side::Shown(n)`, never a length or
+//! an absence; a plan without the key aligns as before.
 
 mod align;
 mod string;

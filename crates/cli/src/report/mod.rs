@@ -14,8 +14,14 @@
 //! ```
 //!
 //! The app's files come from a Trunk build (`trunk build --release`, its `dist/`): the CLI is
-//! compiled before that build exists (and from the same crate), so it reads them at run time
+//! compiled before that build exists (and in the same workspace), so it reads them at run time
 //! rather than embedding them.
+//!
+//! The style is inline; the glue is zlib + base64; the worker and the wasm are unpacked into
+//! `data:` URLs and memory by an inline module whose hash is in the page's CSP. A plan above
+//! `link::MAX_DECODED_BYTES` is refused, since the app would not open it and the file fetches
+//! nothing (`connect-src 'none'`). There is no second stripping: the payload is exactly a full
+//! link's.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

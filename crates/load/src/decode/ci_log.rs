@@ -6,6 +6,9 @@
 //! colour codes; a PR comment wraps the output in Markdown fences and `<details>` tags.
 //! [`clean_ci_line`] undoes these for one line and [`CiCleaning`] says what it undid. It knows
 //! nothing of what the lines hold: the text-plan reader cleans with it, then reads the plan.
+//!
+//! `workflow_command` is the one check for `::name::` lines: the wrapper-line removal in `decode`
+//! uses it too.
 
 /// What the cleaning of CI log lines removed, for the notes (the text plan reader reports it).
 #[derive(Debug, Default)]

@@ -5,6 +5,10 @@
 //! wrapper writes around Terraform's output. [`decode`] undoes each of these and says what it did,
 //! and every input goes through it: a chosen or dropped file, a `?url=` download, pasted text, a
 //! reload, a link. It never changes a byte of the JSON itself.
+//!
+//! Inflating gzip stops at `MAX_FILE_BYTES` of output. UTF-16 little- and big-endian and byte order
+//! marks are undone. The wrapper's lines are GitHub Actions' `[command]…` and `::debug::…` lines
+//! around the output; `ci_log::workflow_command` is the one check for the latter.
 
 mod ci_log;
 

@@ -23,6 +23,20 @@
 //! The files follow that path: [`objects`](self) types what is read (`objects.rs`), `read.rs` reads
 //! a file into objects, `collect.rs` sorts them, `chunks.rs` joins a stored plan's chunks and
 //! `stored.rs` decodes one stored thing for its reader.
+//!
+//! `Objects::single` prefers a plan Secret, then a plan ConfigMap (a text plan), then a state
+//! Secret, then one `Terraform` object's drift message. `Stored::unpack` gives the decoded content
+//! with the document's label and note (`planlens_load::kube::Unpacked`, what crosses from the
+//! readers' part), which `planlens_load::load_unpacked_with` opens (`crate::load_stored_with`);
+//! `Stored::source_json` gives the objects back as a file. Plan Secrets and plan ConfigMaps share
+//! one chunk handler (`Chunks`; their common fields are one `PlanObjects`). A missing chunk, mixed
+//! plan ids, bad base64 or gzip, Terraform's binary plan file and a Secret inside a Secret are
+//! `LoadError`s naming the object.
+//!
+//! Only detection and the port's types are in the browser's first-visit module
+//! (`planlens_load::kube`: `is_kube_keys`, `Unpacked`, `Content`;
+//! `planlens_load::yaml::looks_like_kube_yaml`): the reading runs natively or in `part-readers`
+//! (`load::Readers::kube`).
 
 mod chunks;
 mod collect;

@@ -43,11 +43,24 @@
 //!
 //! # Where
 //!
-//! This file holds the entry points and the facts; `lines.rs` what one line is (cleaned, its
-//! symbol, a header, the `Plan:` line), `reader.rs` the walk over the lines, `body.rs` a body's
+//! This file holds the entry points and the facts; `lines.rs` (in the loader,
+//! `planlens_load::text_plan::lines`, since detection reads lines too) what one line is (cleaned,
+//! its symbol, a header, the `Plan:` line), `reader.rs` the walk over the lines, `body.rs` a body's
 //! attributes and values, `values.rs` a value projected into `before`/`after` with its mirrors,
 //! `elements.rs` list element order, replace paths and hidden counts. The converted plan is written
 //! through `crate::converted`, as every converting reader's is.
+//!
+//! Also: Terraform 0.11's resource lines are read through `lines::header_0_11`. The converted plan
+//! carries its facts under `planlens_text_plan` (`MARKER`), so a stripped share copy reopens as a
+//! text plan. `TextPlanFacts` also say whether the text is an apply's output that printed its plan
+//! (`applied`), which Atlantis projects it holds, the lines skipped, the bodies left unread and how
+//! many items the text hid. `other_text` (in the loader) names a text that is no plan — an Atlantis
+//! comment of another command, driftctl's text output, an apply's output — for `NotAPlan`. Lines
+//! are cleaned with `decode::clean_ci_line`, then of Terraform's diagnostic box (inside it only
+//! `Error:` lines are read) and of Atlantis's column-0 symbols. Each converted change carries
+//! `planlens_elements` (`ELEMENTS`): per list, the rows the text printed (removed, added, kept or
+//! changed in place, with their indexes in the converted arrays), and `hidden` when the text hid
+//! elements or blocks.
 
 mod body;
 mod elements;

@@ -1,6 +1,9 @@
 //! The URL fragment, written: the browser writes it as the user moves around, the Share dialog and
 //! `planlens link` write it for other people. Its format and its reader are in `load::fragment`;
 //! the plan comes last, so the view stays readable at the start of a long link.
+//!
+//! `hash` writes a fragment, `link` a whole link, `url_link` a `?url=` link with a view; a view's
+//! list filter is written by `ListFilter::write_view`.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 

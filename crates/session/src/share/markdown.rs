@@ -2,6 +2,12 @@
 //! verdict with its findings, destructive changes, drift, the other changes folded away, and a
 //! share link. Plan text inside it is escaped, so an address cannot turn into a link, an image or
 //! HTML, and it always fits in one GitHub comment.
+//!
+//! Also: failing checks when no finding names them, Terraform's diagnostics (each snippet in a
+//! fence longer than any backtick run in it), per-rule counts when findings are many, what is
+//! forgotten, and the link `choose_link` picks (full, else redacted, else a note that none fits).
+//! At most 65,536 bytes: each section gets a share of the room, and cuts are counted in a note and
+//! never made inside a line.
 
 use super::GITHUB_COMMENT_LIMIT;
 use crate::analysis::Analysis;

@@ -1,6 +1,9 @@
 //! What leaves Planlens for other people to read: share links (the plan, stripped of sensitive
 //! values, or its redacted shape, in the URL fragment) and the Markdown summary for a PR comment.
 //! The browser and the CLI make both with these functions, so their output is the same.
+//!
+//! `full_link` and `redacted_link` are what the Share dialog and `planlens link` both call;
+//! `LinkFit` says where a link of a length fits (a GitHub comment, Chromium's limit).
 
 pub mod fragment;
 pub mod markdown;

@@ -6,6 +6,10 @@
 //! values: no `before`/`after`, no variables, no configuration literals, no state, and finding
 //! messages print `(redacted)` where the rule's template prints a value. It reopens with the same
 //! summary, list, graph, drift view and verdict; diffs say the values were redacted.
+//!
+//! A change's module, mode, type and name are left out when its address says them
+//! (`model::redaction::derived`); the graph is `DepGraph::carried`; the source facts go without
+//! diagnostic details. Tested over every fixture: no attribute value in it.
 
 use std::collections::BTreeMap;
 
