@@ -49,7 +49,8 @@ fn main() {
             }
         };
         let analysis = Analysis::of(&doc);
-        let (full_ms, full) = best(|| full_link(BASE, &doc, &LinkView::default()));
+        let (full_ms, full) =
+            best(|| full_link(BASE, &doc, &LinkView::default(), &planlens::load::Direct));
         let (red_ms, red) = best(|| {
             redacted_link(
                 BASE,

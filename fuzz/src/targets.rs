@@ -274,7 +274,7 @@ fn comment(doc: &Document, rules: &RuleSet) -> String {
     let labels = labels();
     let evaluation = analysis.evaluate(doc, rules, &labels);
     let view = Default::default();
-    let full = planlens::share::full_link(BASE, doc, &view);
+    let full = planlens::share::full_link(BASE, doc, &view, &Direct);
     let redacted =
         planlens::share::redacted_link(BASE, doc, &analysis, rules, &labels, &view, None);
     let link: CommentLink = choose_link(full_link_for_comment(doc, full), None, redacted);
@@ -282,13 +282,15 @@ fn comment(doc: &Document, rules: &RuleSet) -> String {
 }
 
 /// A share link's payload (the `p=` of the fragment) and a whole fragment: decoded, then opened
-/// as the app opens a link's plan. Oracle: any text encodes to a payload that decodes to it.
+/// as the app opens a link's plan, and read as a glance (`g=`). Oracle: any text encodes to a payload that decodes to it.
 pub fn link(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = planlens::load::fragment::Fragment::parse(&text);
     if let Ok(plan) = planlens::load::link::decode(text.trim()) {
         let _ = Session::open_text(plan, &options(), &Direct);
     }
+    // The same payload as a link's glance (`g=`), which the first paint reads.
+    let _ = planlens::session::glance::Glance::read(text.trim());
     let payload = planlens::load::link::encode(&text);
     assert_eq!(
         planlens::load::link::decode(&payload).as_deref(),

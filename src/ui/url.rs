@@ -81,6 +81,7 @@ pub fn sync_fragment(state: AppState) {
                     sample,
                     plan,
                     name,
+                    glance: None,
                     view: LinkView::default(),
                 },
                 keep_query,

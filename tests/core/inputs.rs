@@ -239,7 +239,12 @@ fn a_wrapped_plan_log_opens_as_the_log_does() {
 
 /// Follows a full share link the way the browser does, back to the text it carries.
 fn link_text(doc: &Document) -> String {
-    let link = planlens::share::full_link("https://example.org/", doc, &LinkView::default());
+    let link = planlens::share::full_link(
+        "https://example.org/",
+        doc,
+        &LinkView::default(),
+        &planlens::load::Direct,
+    );
     let fragment = Fragment::parse(&link[link.find('#').unwrap()..]);
     planlens::load::link::decode(fragment.plan.as_deref().unwrap()).unwrap()
 }

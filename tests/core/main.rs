@@ -8,6 +8,7 @@ mod common;
 mod diff;
 mod drift;
 mod fuzz_regressions;
+mod glance;
 mod graph;
 mod inputs;
 mod kube;

@@ -261,7 +261,12 @@ fn share_links_are_made_by_the_session_as_the_core_makes_them() {
     let bytes = common::own_fixture("share_secrets.json");
     let mut session = Session::open_bytes(bytes, &options("share_secrets.json"), &Direct).unwrap();
     let base = "https://example.github.io/planlens/";
-    let expected = planlens::share::full_link(base, session.document(), &LinkView::default());
+    let expected = planlens::share::full_link(
+        base,
+        session.document(),
+        &LinkView::default(),
+        &planlens::load::Direct,
+    );
     match session.answer(share(base, BTreeMap::new(), None), &Direct) {
         Response::Share {
             full,

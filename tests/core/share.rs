@@ -202,7 +202,7 @@ fn full_links_reopen_every_input_with_the_same_views_and_diffs() {
                 .map(|r| original.doc.change(r).address.to_string()),
             ..LinkView::default()
         };
-        let link = full_link(BASE, &original.doc, &view);
+        let link = full_link(BASE, &original.doc, &view, &planlens::load::Direct);
         assert!(link.starts_with(&format!("{BASE}#tab=graph")), "{name}");
         sizes = (sizes.0 + text.len(), sizes.1 + link.len());
         let (fragment, shared) = follow(&link, &name);
@@ -380,7 +380,12 @@ fn no_secret_reaches_any_link_and_no_value_a_redacted_one() {
             .iter()
             .any(|f| f.message.contains("m5.8xlarge"))
     );
-    let full = full_link(BASE, &original.doc, &LinkView::default());
+    let full = full_link(
+        BASE,
+        &original.doc,
+        &LinkView::default(),
+        &planlens::load::Direct,
+    );
     let full_text = decode(
         &Fragment::parse(&full[full.find('#').unwrap()..])
             .plan
@@ -453,7 +458,12 @@ fn damaged_and_edited_links_are_refused_with_a_message() {
         String::from_utf8(common::own_fixture("share_secrets.json")).unwrap(),
         "share_secrets.json",
     );
-    let link = full_link(BASE, &original.doc, &LinkView::default());
+    let link = full_link(
+        BASE,
+        &original.doc,
+        &LinkView::default(),
+        &planlens::load::Direct,
+    );
     let payload = Fragment::parse(&link[link.find('#').unwrap()..])
         .plan
         .unwrap();
@@ -503,7 +513,12 @@ fn a_full_link_keeps_an_unset_sensitive_value_unchanged_drift() {
         "before_sensitive":{"password":true,"note":true},"after":{},"after_sensitive":{}}}]}"#;
     let original = open(plan.to_string(), "drift.json");
     let (_, reopened) = follow(
-        &full_link(BASE, &original.doc, &LinkView::default()),
+        &full_link(
+            BASE,
+            &original.doc,
+            &LinkView::default(),
+            &planlens::load::Direct,
+        ),
         "drift.json",
     );
     assert_eq!(rows(&original.doc), rows(&reopened.doc));
@@ -552,7 +567,7 @@ fn links_carry_rules_and_labels() {
         actions: vec!["update".to_string()],
         ..LinkView::default()
     };
-    let link = full_link(BASE, &original.doc, &view);
+    let link = full_link(BASE, &original.doc, &view, &planlens::load::Direct);
     let (fragment, shared) = follow(&link, "share_secrets.json");
     assert_eq!(
         decode(fragment.view.rules.as_deref().unwrap()).unwrap(),

@@ -342,7 +342,7 @@ impl Checked {
 
     /// The full link to `base`.
     fn full_link(&self, base: &str, labels: &BTreeMap<String, String>) -> String {
-        planlens_session::share::full_link(base, &self.doc, &self.view(labels))
+        planlens_session::share::full_link(base, &self.doc, &self.view(labels), &Direct)
     }
 
     /// The `?url=` link to `base` for a plan published at `plan_url`.

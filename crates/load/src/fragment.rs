@@ -1,4 +1,4 @@
-//! The URL fragment, read: `#tab=graph&r=ADDRESS&a=delete,replace&…&p=PLAN`. It says what to open
+//! The URL fragment, read: `#tab=graph&r=ADDRESS&a=delete,replace&…&g=GLANCE&p=PLAN`. It says what to open
 //! (a shipped sample, or a plan carried in the link itself) and how to show it (tab, selection,
 //! list filters, rules, labels). Browsers never send the fragment to a server.
 //!
@@ -46,6 +46,9 @@ pub struct Fragment {
     pub plan: Option<String>,
     /// The name of the file the carried plan came from.
     pub name: Option<String>,
+    /// What the plan's first screen shows, as text (`session::glance`), painted before the app
+    /// has opened the plan: a payload of [`crate::link`].
+    pub glance: Option<String>,
     /// How to show it.
     pub view: LinkView,
 }
@@ -67,6 +70,7 @@ impl Fragment {
                 "sample" => f.sample = Some(value),
                 "p" => f.plan = Some(value),
                 "n" => f.name = Some(value),
+                "g" => f.glance = Some(value),
                 "tab" => v.tab = Some(value),
                 "r" => v.address = Some(value),
                 "a" => {

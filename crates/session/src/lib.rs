@@ -19,6 +19,7 @@
 //! graph asked for equals the full plan's, and every diff equals the full plan's.
 
 pub mod analysis;
+pub mod glance;
 pub mod index;
 pub mod share;
 
@@ -587,7 +588,7 @@ impl Session {
                     Err(_) => (RuleSet::builtin(), true),
                 };
                 let doc = &self.doc;
-                let full = crate::share::full_link(&base, doc, &view);
+                let full = crate::share::full_link(&base, doc, &view, readers);
                 // The policies' findings count in the redacted link and the comment as on the
                 // page. If their answer does not read (the Rules tab shows why), both say what
                 // the rules alone found.

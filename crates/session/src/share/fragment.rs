@@ -67,6 +67,9 @@ pub fn hash(fragment: &Fragment) -> String {
     if let Some(n) = &fragment.name {
         put("n", n);
     }
+    if let Some(g) = &fragment.glance {
+        put("g", g);
+    }
     if let Some(p) = &fragment.plan {
         put("p", p);
     }
@@ -104,6 +107,7 @@ mod tests {
             sample: None,
             plan: Some("AXic".to_string()),
             name: Some("plan (1).json".to_string()),
+            glance: Some("AXid".to_string()),
             view: LinkView {
                 tab: Some("graph".to_string()),
                 address: Some("module.a[\"x y\"].aws_instance.b[0]".to_string()),

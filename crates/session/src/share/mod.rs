@@ -2,7 +2,8 @@
 //! values, or its redacted shape, in the URL fragment) and the Markdown summary for a PR comment.
 //! The browser and the CLI make both with these functions, so their output is the same.
 //!
-//! `full_link` and `redacted_link` are what the Share dialog and `planlens link` both call;
+//! `full_link` and `redacted_link` are what the Share dialog and `planlens link` both call; each
+//! link carries the glance of the plan it opens to (`crate::glance`, `g=`), painted first;
 //! `LinkFit` says where a link of a length fits (a GitHub comment, Chromium's limit).
 
 pub mod fragment;
@@ -13,6 +14,7 @@ pub mod strip;
 use std::collections::BTreeMap;
 
 use crate::analysis::Analysis;
+use crate::glance::Glance;
 use planlens_model::Document;
 use planlens_rules::RuleSet;
 
@@ -86,14 +88,27 @@ impl LinkFit {
     }
 }
 
-/// A full link to `base` showing `view`.
-pub fn full_link(base: &str, doc: &Document, view: &fragment::LinkView) -> String {
+/// A full link to `base` showing `view`, with the glance of the plan it opens to (read back with
+/// `readers`, as the browser reads it: what decoding the file undid and what a reader warned
+/// about the original text may not apply to the link's).
+pub fn full_link(
+    base: &str,
+    doc: &Document,
+    view: &fragment::LinkView,
+    readers: &dyn planlens_load::Readers,
+) -> String {
+    let text = strip::shareable_text(doc);
+    let glance =
+        planlens_load::load_plan_text_with(text.clone(), &doc.name, &doc.masking.mask, readers)
+            .ok()
+            .map(|opened| Glance::for_link(&opened, view).payload());
     fragment::link(
         base,
         &fragment::Fragment {
             sample: None,
-            plan: Some(full_payload(doc)),
+            plan: Some(planlens_load::link::encode(&text)),
             name: Some(doc.name.clone()),
+            glance,
             view: view.clone(),
         },
     )
@@ -111,18 +126,23 @@ pub fn redacted_link(
     view: &fragment::LinkView,
     policies: Option<&redacted::PolicyFindings>,
 ) -> String {
+    let text = redacted::write_with(doc, analysis, rules, labels, policies);
+    let view = fragment::LinkView {
+        rules: None,
+        ..view.clone()
+    };
+    // The glance of the document the link opens to: the redacted one, read back.
+    let glance = planlens_load::redacted::read(text.clone(), &doc.name)
+        .ok()
+        .map(|redacted| Glance::for_link(&redacted, &view).payload());
     fragment::link(
         base,
         &fragment::Fragment {
             sample: None,
-            plan: Some(planlens_load::link::encode(&redacted::write_with(
-                doc, analysis, rules, labels, policies,
-            ))),
+            plan: Some(planlens_load::link::encode(&text)),
             name: Some(doc.name.clone()),
-            view: fragment::LinkView {
-                rules: None,
-                ..view.clone()
-            },
+            glance,
+            view,
         },
     )
 }
