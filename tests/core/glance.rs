@@ -118,7 +118,7 @@ fn the_glance_follows_the_links_rules_label_and_filter() {
     );
     assert_eq!(
         glance.verdict.as_ref().map(|v| v.key.as_str()),
-        Some("fail")
+        Some("needs-approval")
     );
 }
 
