@@ -21,11 +21,16 @@
 // Method (from ../shared/tools/prlink.mjs, the one-plan prototype):
 //   cold    a fresh browser context per visit; time from navigation until the summary is visible plus
 //           two animation frames: Planlens `[data-testid=plan-summary]:not(:empty)`, terraform-visual
-//           its `canvas`. Planlens and terraform-visual visits alternate.
+//           its `canvas`. Planlens and terraform-visual visits alternate. Timed on node's clock (the
+//           prototype's figure, CDP round trips included) and, in the JSON, on the page's own clock
+//           (page_ms: from the start of navigation, seen by a requestAnimationFrame probe).
 //   bytes   counted by the server: gzip bodies of the requests that arrived before the summary was
 //           seen ("before summary"), and of every request until the page was fully loaded (network
-//           idle, Planlens's service worker active, no request for 1.5 s: "total", which includes the
-//           service worker's precache).
+//           idle, Planlens's service worker active, no request for 1.5 s: "total"). Requests the page
+//           did not make itself (the service worker's precache, the browser's favicon) are marked
+//           (other) in the paths and summed apart in the JSON (bytes_before_summary_other). The
+//           emulated network applies to the page and its workers, not to the service worker: its
+//           precache is not slowed down.
 //   repeat  under the 10/40 profile (or the first one given): after each cold Planlens visit has gone
 //           idle, in the same context, about:blank then the same link again; time to the summary and
 //           the bytes the server sent (≈ 0 when the service worker or the HTTP cache answers).
@@ -38,7 +43,6 @@
 // registry) into bench-data/tv/<plan-stem>/ (gitignored) and reused when present.
 // Output: one JSON line per plan and profile with all raw runs, then a table. Progress goes to stderr.
 // Timings are wall-clock from node (CDP round trips included, a few ms) and noisy (±20 %).
-import { chromium } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -179,7 +183,11 @@ async function quiet(sites) {
 // Plans and terraform-visual reports
 
 function planList() {
-  if (PLANS_ARG) return PLANS_ARG.split(",").map((s) => resolve(s.trim())).filter(Boolean);
+  if (PLANS_ARG) {
+    const given = PLANS_ARG.split(",").map((s) => s.trim()).filter(Boolean).map((s) => resolve(s));
+    for (const p of given) if (!existsSync(p)) log(`prlink: no plan at ${p}: left out`);
+    return given.filter((p) => existsSync(p));
+  }
   if (!existsSync(REAL)) skip(`${REAL} is absent (the default plans live there; pass --plans)`);
   return DEFAULT_PLANS.map((f) => join(REAL, f)).filter((p) => existsSync(p));
 }
@@ -226,14 +234,47 @@ function watch(page, label) {
 
 const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 
-/** Navigates `page` to `url` and resolves to the time until `selector` is visible plus two frames. */
+// Runs in each document before its scripts: the page's own clock for the same moment, from the start
+// of navigation (performance.timeOrigin) to the second frame after `selector` is visible, without the
+// CDP round trips the wall-clock figure includes.
+function readyProbe(selector) {
+  const tick = () => {
+    const el = document.querySelector(selector);
+    const r = el && el.getBoundingClientRect();
+    if (r && r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden") {
+      requestAnimationFrame(() => requestAnimationFrame(() => { window.__prlinkReady = performance.now(); }));
+    } else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/**
+ * Navigates `page` to `url`; resolves to the time until `selector` is visible plus two frames on
+ * node's clock (`ms`, the prototype's figure) and on the page's (`pageMs`).
+ */
 async function timeToReady(page, url, selector) {
   const t0 = performance.now();
   await page.goto(url, { waitUntil: "commit", timeout: READY_TIMEOUT });
   await page.waitForSelector(selector, { state: "visible", timeout: READY_TIMEOUT });
   await page.evaluate(twoFrames);
   const t = performance.now();
-  return { t0, t, ms: t - t0 };
+  const pageMs = await page.waitForFunction(() => window.__prlinkReady, null, { timeout: 5000 })
+    .then((h) => h.jsonValue()).catch(() => NaN);
+  return { t0, t, ms: t - t0, pageMs };
+}
+
+/**
+ * Marks the server's log entries the page (and its dedicated workers) did not ask for: the service
+ * worker's precache, the browser's favicon. Matched by path, in order.
+ */
+function ownedBy(entries, pageRequests) {
+  const left = new Map();
+  for (const p of pageRequests) left.set(p, (left.get(p) || 0) + 1);
+  return entries.map((e) => {
+    const n = left.get(e.path) || 0;
+    if (n) left.set(e.path, n - 1);
+    return { ...e, other: !n };
+  });
 }
 
 /**
@@ -244,8 +285,11 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
   const r = { ms: NaN, before: NaN, total: NaN, paths: [] };
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   try {
+    await ctx.addInitScript(readyProbe, selector);
     const page = await ctx.newPage();
     watch(page, label);
+    const asked = []; // paths the page and its dedicated workers requested
+    page.on("request", (q) => { if (q.url().startsWith("http")) asked.push(new URL(q.url()).pathname); });
     const cdp = await ctx.newCDPSession(page);
     await cdp.send("Network.enable");
     const bps = (profile.mbps * 1e6) / 8;
@@ -254,8 +298,11 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
     });
     site.log = [];
     const cold = await timeToReady(page, url, selector);
-    const seen = before(site, cold.t);
-    Object.assign(r, { ms: cold.ms, before: sum(seen), paths: seen.map((e) => `${e.path} ${kib(e.bytes)}${e.status === 200 ? "" : ` (${e.status})`}`) });
+    const seen = ownedBy(before(site, cold.t), asked);
+    Object.assign(r, {
+      ms: cold.ms, pageMs: cold.pageMs, before: sum(seen), beforeOther: sum(seen.filter((e) => e.other)),
+      paths: seen.map((e) => `${e.path} ${kib(e.bytes)}${e.status === 200 ? "" : ` (${e.status})`}${e.other ? " (other)" : ""}`),
+    });
 
     // Fully loaded: the page's network idle, its service worker active (Planlens), no request for a while.
     await page.waitForLoadState("networkidle", { timeout: IDLE_TIMEOUT }).catch(() => {});
@@ -274,6 +321,7 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
       site.log = [];
       const again = await timeToReady(page, url, selector);
       r.repeatMs = again.ms;
+      r.repeatPageMs = again.pageMs;
       r.repeatBefore = sum(before(site, again.t));
       r.repeatControlled = await page.evaluate(() => !!(navigator.serviceWorker && navigator.serviceWorker.controller));
       await quiet([site]);
@@ -298,6 +346,12 @@ async function main() {
   if (!PROFILES.length) skip(`no valid --profiles (MBIT/RTT_MS, comma-separated)`);
   const plans = planList();
   if (!plans.length) skip("none of the plans exists");
+  let chromium;
+  try {
+    ({ chromium } = await import("@playwright/test"));
+  } catch {
+    skip("@playwright/test is not installed (npm ci)");
+  }
 
   const snapshot = mkdtempSync(join(tmpdir(), "prlink-dist-"));
   cpSync(DIST, snapshot, { recursive: true });
@@ -334,16 +388,18 @@ async function main() {
           plan: basename(plan), plan_bytes: size, link_chars: link.length, profile: profile.name,
           mbps: profile.mbps, rtt_ms: profile.rtt, gzip_level: GZIP_LEVEL,
           planlens: {
-            ms: pick(pl, "ms"), bytes_before_summary: pick(pl, "before"), bytes_total: pick(pl, "total"),
+            ms: pick(pl, "ms"), page_ms: pick(pl, "pageMs"), bytes_before_summary: pick(pl, "before"),
+            bytes_before_summary_other: pick(pl, "beforeOther"), bytes_total: pick(pl, "total"),
             sw_ready: pl.map((x) => x.sw ?? null), paths_before_summary: pl[0].paths,
             errors: pl.map((x) => x.error).filter(Boolean),
           },
           terraform_visual: tv ? {
-            ms: pick(tvs, "ms"), bytes_before_summary: pick(tvs, "before"), bytes_total: pick(tvs, "total"),
+            ms: pick(tvs, "ms"), page_ms: pick(tvs, "pageMs"), bytes_before_summary: pick(tvs, "before"),
+            bytes_total: pick(tvs, "total"),
             paths_before_summary: tvs[0].paths, errors: tvs.map((x) => x.error).filter(Boolean),
           } : null,
           repeat: repeat ? {
-            ms: pick(pl, "repeatMs"), bytes_before_summary: pick(pl, "repeatBefore"), bytes_total: pick(pl, "repeatTotal"),
+            ms: pick(pl, "repeatMs"), page_ms: pick(pl, "repeatPageMs"), bytes_before_summary: pick(pl, "repeatBefore"), bytes_total: pick(pl, "repeatTotal"),
             sw_controlled: pl.map((x) => x.repeatControlled ?? null), paths: pl[0].repeatPaths || [],
           } : null,
         };
@@ -360,7 +416,7 @@ async function main() {
           ms(plMs), kib(m(pl, "before")), kib(m(pl, "total")),
           ms(tvMs), kib(tv ? m(tvs, "before") : NaN), kib(tv ? m(tvs, "total") : NaN),
           Number.isFinite(tvMs / plMs) ? `${(tvMs / plMs).toFixed(2)}×` : "—",
-          repeat ? ms(m(pl, "repeatMs")) : "", repeat ? kib(m(pl, "repeatTotal")) : "",
+          repeat ? `${ms(m(pl, "repeatMs"))} (${ms(m(pl, "repeatPageMs"))})` : "", repeat ? kib(m(pl, "repeatTotal")) : "",
         ]);
       }
     }
@@ -371,10 +427,12 @@ async function main() {
     rmSync(snapshot, { recursive: true, force: true });
   }
 
-  console.log(`\nPR link, cold cache: time to the summary (median of ${RUNS}); KiB are gzip (level ${GZIP_LEVEL}) bodies ` +
-    "sent before the summary / until fully loaded; ratio = terraform-visual ÷ Planlens (> 1: Planlens faster, " +
-    `target ≥ ${TARGET_RATIO}×); repeat = the same link again in the same context at ${REPEAT_PROFILE} ` +
-    `(target ≤ ${TARGET_REPEAT_MS} ms) and the KiB it fetched\n`);
+  console.log([
+    `\nPR link, cold cache: time to the summary, median of ${RUNS} (node's clock). KiB: gzip (level ${GZIP_LEVEL}) bodies`,
+    "the server sent for requests that arrived before the summary (<sum) / until the page was fully loaded (all).",
+    `ratio: terraform-visual ÷ Planlens, > 1 when Planlens is faster (goal ≥ ${TARGET_RATIO}×). repeat: the same link`,
+    `again in the same context at ${REPEAT_PROFILE}, node's clock (page's clock), goal ≤ ${TARGET_REPEAT_MS} ms, and the KiB it fetched.\n`,
+  ].join("\n"));
   console.log(table(
     ["plan", "KB", "profile", "planlens ms", "KiB<sum", "KiB all", "tv ms", "tv KiB<sum", "tv KiB all", "ratio", "repeat ms", "repeat KiB"],
     rows,

@@ -109,7 +109,8 @@ fn next_id() -> u32 {
     })
 }
 
-/// The URL of this app's JavaScript glue: set by a report file, else Trunk's module preload.
+/// The URL of this app's JavaScript glue: set by the boot script or a report file, else the link
+/// `scripts/csp-boot.mjs` leaves in the page.
 fn glue_url() -> Option<String> {
     let global = get(&window(), "planlensGlueUrl");
     if let Some(url) = global.as_string() {
@@ -117,7 +118,7 @@ fn glue_url() -> Option<String> {
     }
     let link = window()
         .document()?
-        .query_selector("link[rel=modulepreload]")
+        .query_selector("link[rel=planlens-glue], link[rel=modulepreload]")
         .ok()??;
     link.get_attribute("href").and_then(|href| {
         web_sys::Url::new_with_base(&href, &window().location().href().ok()?)

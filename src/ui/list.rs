@@ -14,7 +14,7 @@ use super::AppState;
 use super::state::Entries;
 use crate::list::{ActionGroup, ListEntry, ListFilter};
 use crate::model::Document;
-use crate::model::reason;
+use crate::session::glance::{RowLine, module_label};
 use crate::model::text::visible;
 
 /// Height of one list line in pixels until the style sheet says otherwise (`--row-h` in
@@ -576,12 +576,7 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
     };
     match entry {
         ListEntry::Module { module, count } => {
-            let name = &loaded.doc.modules[module as usize];
-            let label = if name.is_empty() {
-                "(root module)".to_string()
-            } else {
-                visible(name)
-            };
+            let label = module_label(&loaded.doc, module);
             let title = label.clone();
             view! {
                 <div class="row module-head" style:top=top data-testid="module-heading" role="presentation">
@@ -595,73 +590,24 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
             .into_any()
         }
         ListEntry::Resource(r) => {
-            let doc = &loaded.doc;
-            let row = &doc.rows[r as usize];
-            let change = doc.change(row);
-            let address = change.address.to_string();
-            // The module path is the heading above: the row shows the rest (the core decides
-            // which), the full address is its title and the detail's heading.
-            let shown = visible(crate::list::address_in_group(doc, row));
-            let full = visible(&address);
-            let reason = change
-                .action_reason
-                .as_deref()
-                .map(|r| reason::describe(r, row.action));
-            let type_name = visible(&doc.resource_types[row.resource_type as usize]);
-            let mut marks = Vec::new();
-            if row.is_move {
-                marks.push(("move", "moved"));
-            }
-            if row.is_import {
-                marks.push(("import", "import"));
-            }
-            match loaded
-                .analysis
-                .drift
-                .for_row(r as usize)
-                .map(|d| d.severity)
-            {
-                Some(crate::drift::Severity::Structural) => marks.push(("drift", "drifted")),
-                Some(crate::drift::Severity::Minor) => marks.push(("drift-minor", "tags drifted")),
-                Some(crate::drift::Severity::NotRelevant) => {
-                    marks.push(("drift-not-relevant", "drifted, not relevant"))
-                }
-                None => {}
-            }
-            if change.deposed.is_some() {
-                marks.push(("deposed", "deposed"));
-            }
-            if let crate::model::Source::State(f) = &doc.source
-                && f.is_tainted(&change.address)
-                && change.deposed.is_none()
-            {
-                marks.push(("tainted", "tainted"));
-            }
-            if matches!(row.source, crate::model::RowSource::Deferred(_)) {
-                marks.push(("deferred", "deferred"));
-            }
-            let action = row.action;
-            // A state's row is a resource as recorded, not a change: no action symbol or name.
-            let in_state = doc.source.is_state();
-            let (symbol, action_label, action_key) = if in_state {
-                ("", "in the state", "in-state")
-            } else {
-                (action.symbol(), action.label(), action.key())
-            };
+            // What the row says is the core's (`session::glance::RowLine`, which a share link's
+            // first paint shows too); the finding mark follows the rules as they change.
+            let line = RowLine::of(&loaded.doc, &loaded.analysis, r as usize, None);
+            let address = line.address.clone();
+            let action_key = line.shown_action.0.clone();
+            let class = format!("row resource a-{}", line.action);
+            let destructive = line.destructive;
             let finding = move || {
-                state.rules.worst(r as usize).filter(|s| *s != crate::rules::RuleSeverity::Info).map(|s| {
-                    let key = s.key();
-                    view! {
-                        <span class=format!("mark mark-finding sev-{key}") data-testid="finding-mark" title="A guardrail rule flags this resource: see the Rules tab">
-                            {key}
-                        </span>
-                    }
-                })
+                state
+                    .rules
+                    .worst(r as usize)
+                    .filter(|s| *s != crate::rules::RuleSeverity::Info)
+                    .map(|s| super::glance::finding_mark(s.key().to_string()))
             };
             view! {
                 <div
-                    class=format!("row resource a-{}", action.key())
-                    class:destructive=action.is_destructive()
+                    class=class
+                    class:destructive=destructive
                     class:selected=move || state.selected.get() == Some(r)
                     class:cursor=move || state.cursor.get() == Some(r)
                     style:top=top
@@ -673,18 +619,7 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
                     data-action=action_key
                     on:click=move |_| state.select(Some(r))
                 >
-                    <span class="sym" aria-label=action_label>{symbol}</span>
-                    // Too long for the row, it loses its start, not the end (`.keep-end`).
-                    <span class="addr keep-end" title=full>
-                        <span dir="ltr">{shown}</span>
-                    </span>
-                    {marks
-                        .into_iter()
-                        .map(|(k, label)| view! { <span class=format!("mark mark-{k}")>{label}</span> })
-                        .collect_view()}
-                    {finding}
-                    <span class="rtype">{type_name}</span>
-                    <span class="reason">{reason}</span>
+                    {super::glance::row_body(line, finding)}
                 </div>
             }
             .into_any()

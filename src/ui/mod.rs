@@ -17,6 +17,7 @@ mod backend;
 mod diff;
 mod drift;
 mod fleet;
+pub mod glance;
 mod graph;
 pub mod js;
 mod landing;
@@ -55,6 +56,7 @@ pub fn App() -> impl IntoView {
     install_keyboard(state);
     let home = url::follow_history(state);
     list::drop_hidden_selection(state);
+    follow_glance(state);
 
     let has_plan = move || state.loaded.with(Option::is_some);
     let dragging = RwSignal::new(false);
@@ -161,6 +163,29 @@ pub fn App() -> impl IntoView {
             <div class="drop-overlay" aria-hidden="true">"Drop a plan to open it"</div>
         </div>
     }
+}
+
+/// A share link's first paint (`glance`) covers the page until the plan is open, or has failed to
+/// open; then it goes, in the same task as the plan renders, and the row chosen there is selected.
+fn follow_glance(state: AppState) {
+    if !glance::showing() {
+        return;
+    }
+    Effect::new(move |_| {
+        let done = state.loaded.with(Option::is_some) || state.error.with(Option::is_some);
+        if !done || !glance::showing() {
+            return;
+        }
+        let chosen = glance::take_over();
+        let row = chosen.and_then(|address| {
+            state
+                .loaded
+                .with_untracked(|l| l.as_ref().and_then(|l| l.doc.find_row(&address)))
+        });
+        if let Some(row) = row {
+            state.select(Some(row as u32));
+        }
+    });
 }
 
 /// The tab bar and the tab it shows.

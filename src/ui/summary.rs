@@ -5,69 +5,19 @@ use leptos::prelude::*;
 use super::AppState;
 use crate::model::Source;
 use crate::model::source::Diagnostic;
-use crate::model::summary::{Planning, count, noun};
+use crate::model::summary::count;
 use crate::model::text::{visible, visible_lines};
+use crate::session::glance::Strip;
 
-/// What the summary's, the list's and the graph's instance counts count (one row each).
-pub const INSTANCES_TITLE: &str = "Resource instances, one per row of the Resources list: planned \
-     changes (no-ops included), deferred changes and resources that only drifted";
-
-/// Summary of the open plan.
+/// Summary of the open plan: the strip the core writes (`session::glance::Strip`, which a share
+/// link's first paint shows too), with the live verdict, a plan log's diagnostics and the drift
+/// note's way to the Drift tab.
 #[component]
 pub fn SummaryPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         state.loaded.get().map(|l| {
-            let s = &l.analysis.summary;
-            let failing_checks = l
-                .checks
-                .iter()
-                .filter(|c| c.status.is_failing())
-                .count();
-            let plan = l.doc.plan();
-            let chip = |n: usize, one: &'static str, many: &'static str, key: &'static str| {
-                (n > 0).then(|| {
-                    view! {
-                        <span class=format!("chip chip-{key}") data-testid=format!("count-{key}")>
-                            <b>{n}</b> " " {noun(n, one, many)}
-                        </span>
-                    }
-                })
-            };
-            let terraform = plan
-                .terraform_version
-                .as_deref()
-                .map_or("Terraform version not recorded".to_string(), |v| format!("Terraform {}", visible(v)));
-            let version = match &l.doc.source {
-                Source::Plan => format!(
-                    "{terraform} · format {}",
-                    plan.format_version.as_deref().map_or("?".to_string(), visible),
-                ),
-                Source::PlanLog(_) => format!("{terraform} · terraform plan -json log (no attribute values)"),
-                Source::Driftctl(f) => format!("driftctl report, {}", f.format),
-                Source::State(f) => {
-                    let serial = f.serial.map(|n| format!(" · serial {n}")).unwrap_or_default();
-                    format!("{terraform} · state, {}{serial}", visible(&f.format))
-                }
-                Source::TextPlan(f) => format!(
-                    "{} · human-readable plan (read from text)",
-                    f.tool.as_deref().unwrap_or("Terraform or OpenTofu")
-                ),
-            };
-            // A text plan: what reading it from text leaves out, said before anything is judged.
-            let text_banner = match &l.doc.source {
-                Source::TextPlan(f) => Some(view! {
-                    <div class="banner banner-info" data-testid="banner-text-plan">
-                        {f.sentence()}
-                    </div>
-                }),
-                _ => None,
-            };
-            let state_facts = match &l.doc.source {
-                Source::State(f) => Some(f.clone()),
-                _ => None,
-            };
-            let sentence = s.headline(&l.doc);
+            let strip = Strip::of(&l.doc, &l.analysis, &l.checks);
             let diagnostics = match &l.doc.source {
                 Source::PlanLog(f) if !f.diagnostics.is_empty() => view! {
                     <Diagnostics list=f.diagnostics.clone() />
@@ -75,123 +25,13 @@ pub fn SummaryPanel() -> impl IntoView {
                 .into_any(),
                 _ => ().into_any(),
             };
-            let drift = &l.analysis.drift;
-            let drift_note = drift.note().map(|note| view! {
-                <p class="drift-note" data-testid="summary-drift-note">
-                    {note}
-                    " "
-                    <button class="link-button" data-testid="open-drift" on:click=move |_| state.tab.set(super::Tab::Drift)>
-                        {format!("{} →", drift.totals())}
-                    </button>
-                </p>
-            });
-            // The banners say what the verdict says: both read the analysis's planning status.
-            let planning = &l.analysis.planning;
-            let errored = planning.failed().then(|| {
-                let tool = crate::model::summary::Tool::of(&l.doc).name();
-                let what = if l.doc.rows.is_empty() {
-                    format!("{tool} could not make this plan, so there is nothing to apply.")
-                } else {
-                    format!("This plan is partial: {tool} stopped on an error, so it cannot be applied.")
-                };
-                let next = if matches!(l.doc.source, crate::model::Source::TextPlan(_)) {
-                    // A text plan's errors are its own `Error:` lines, not a list below.
-                    " The text's Error: lines say why: fix them and plan again."
-                } else if matches!(planning, Planning::Failed { errors: 0, .. }) {
-                    " Its errors are not in this file (terraform show -json leaves them out): see the output of terraform plan, fix them and plan again."
-                } else {
-                    " Fix the errors below and plan again."
-                };
-                view! { <div class="banner banner-danger" data-testid="banner-errored">{what}{next}</div> }
-            });
-            // A state: what it is and why nothing here is a verdict.
-            let state_banner = planning.is_state().then(|| view! {
-                <div class="banner banner-info" data-testid="banner-state">{planning.sentence()}</div>
-            });
-            let incomplete = planning.is_incomplete().then(|| view! {
-                <div class="banner banner-warn" data-testid="banner-incomplete">
-                    {planning.sentence()}
-                </div>
-            });
-            let warnings = l
-                .doc
-                .warnings
-                .iter()
-                .map(|w| view! { <div class="banner banner-warn" data-testid="load-warning">{w.clone()}</div> })
-                .collect_view();
-            // What was undone to read the file (gzip, UTF-16, CI wrapper lines): information.
-            let notes = l
-                .doc
-                .notes
-                .iter()
-                .map(|n| view! { <div class="banner banner-info" data-testid="load-note">{n.clone()}</div> })
-                .collect_view();
-            view! {
-                <section class="summary" aria-label=if state_facts.is_some() { "State summary" } else { "Plan summary" }>
-                    {errored}
-                    {state_banner}
-                    {text_banner}
-                    {incomplete}
-                    {warnings}
-                    {notes}
-                    <div class="summary-main">
-                        <p class="sentence" data-testid="plan-summary">{sentence}</p>
-                        <super::rules::VerdictBadge />
-                        {l.doc.values_dropped().then(|| view! {
-                            <span
-                                class="chip chip-muted"
-                                data-testid="redacted-badge"
-                                title="Opened from a redacted link: addresses, actions, edges and findings, no attribute values"
-                            >
-                                "redacted: no values"
-                            </span>
-                        })}
-                        <span class="versions" data-testid="plan-versions">{version}</span>
-                    </div>
-                    {diagnostics}
-                    {drift_note}
-                    <div class="chips">
-                        {chip(s.replace, "to replace", "to replace", "replace")}
-                        {chip(s.moves, "moved", "moved", "move")}
-                        {chip(s.import, "to import", "to import", "import")}
-                        {chip(s.reads, "data read", "data reads", "read")}
-                        {chip(s.deferred, "deferred", "deferred", "deferred")}
-                        {chip(s.output_changes, "output change", "output changes", "output")}
-                        {chip(failing_checks, "check failing", "checks failing", "check-fail")}
-                        {(!plan.action_invocations.is_empty()).then(|| {
-                            // Which actions: the chip names them, since the list shows resources.
-                            let named = plan
-                                .action_invocations
-                                .iter()
-                                .map(|a| visible(&a.address))
-                                .collect::<Vec<_>>()
-                                .join(", ");
-                            let title = named.clone();
-                            view! {
-                                <span class="chip chip-action" data-testid="count-action" title=title>
-                                    <b>{s.actions}</b> " " {noun(s.actions, "action to invoke", "actions to invoke")}
-                                    ": " {named}
-                                </span>
-                            }
-                        })}
-                        {state_facts.as_ref().map(|f| view! {
-                            {chip(f.data_sources, "data source", "data sources", "data")}
-                            {chip(f.outputs, "output", "outputs", "state-outputs")}
-                            {chip(f.deposed, "deposed object", "deposed objects", "deposed")}
-                            {chip(f.tainted, "tainted", "tainted", "tainted")}
-                        })}
-                        {(!matches!(l.doc.source, Source::Driftctl(_))).then(|| view! {
-                            <span
-                                class="chip chip-muted"
-                                data-testid="count-instances"
-                                title=INSTANCES_TITLE
-                            >
-                                {count(s.instances, "resource instance", "resource instances")}
-                            </span>
-                        })}
-                    </div>
-                </section>
-            }
+            let open_drift = Callback::new(move |()| state.tab.set(super::Tab::Drift));
+            super::glance::strip_view(
+                strip,
+                view! { <super::rules::VerdictBadge /> },
+                diagnostics,
+                Some(open_drift),
+            )
         })
     }
 }

@@ -534,7 +534,7 @@ impl Glance {
                 .ok_or(()),
         };
         let checks = check_rows(doc);
-        let mut glance = match rules {
+        let glance = match rules {
             Ok(rules) => {
                 let evaluation = analysis.evaluate(doc, &rules, &labels);
                 Glance::of(doc, &analysis, &checks, &evaluation, view)

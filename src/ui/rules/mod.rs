@@ -16,6 +16,8 @@ pub mod policies;
 mod secret_names;
 mod state;
 
+pub use state::judged_locally;
+
 pub use state::RulesState;
 
 use super::graph::download;

@@ -126,7 +126,9 @@ impl App {
             }
             match rel {
                 "stylesheet" => css = Some(file),
-                "modulepreload" => glue = Some(file),
+                // `scripts/csp-boot.mjs` renames Trunk's preloads so that they fetch nothing.
+                "planlens-glue" | "modulepreload" => glue = Some(file),
+                "planlens-wasm" => wasm = Some(file),
                 "preload" if file.ends_with(".wasm") => wasm = Some(file),
                 _ => {}
             }
