@@ -24,8 +24,10 @@
 //           its `canvas`. Planlens and terraform-visual visits alternate. Timed on node's clock (the
 //           prototype's figure, CDP round trips included) and, in the JSON, on the page's own clock
 //           (page_ms: from the start of navigation, seen by a requestAnimationFrame probe).
-//   bytes   counted by the server: gzip bodies of the requests that arrived before the summary was
-//           seen ("before summary"), and of every request until the page was fully loaded (network
+//   bytes   counted by the server: gzip bodies of the requests the page had made when the summary
+//           appeared, on the page's clock (its document, and the resources whose request started
+//           before that frame: what Planlens fetches behind the summary is not counted) ("before
+//           summary"), and of every request until the page was fully loaded (network
 //           idle, Planlens's service worker active, no request for 1.5 s: "total"). Requests the page
 //           did not make itself (the service worker's precache, the browser's favicon) are marked
 //           (other) in the paths and summed apart in the JSON (bytes_before_summary_other). The
@@ -166,7 +168,21 @@ function serve(root) {
 }
 
 const sum = (entries) => entries.reduce((a, e) => a + e.bytes, 0);
-const before = (site, t) => site.log.filter((e) => e.at < t);
+/**
+ * The server's log entries of requests made before the summary appeared: those the page had asked
+ * for by then on its own clock (`asked`, from the probe: its document and resources), else, when
+ * the probe saw nothing, every request that reached the server before node saw the summary (`t`).
+ */
+const before = (site, t, asked) => {
+  if (!asked) return site.log.filter((e) => e.at < t);
+  const left = new Map();
+  for (const p of asked) left.set(p, (left.get(p) || 0) + 1);
+  return site.log.filter((e) => {
+    const n = left.get(e.path) || 0;
+    if (n) left.set(e.path, n - 1);
+    return n > 0 && e.at < t;
+  });
+};
 
 /** Resolves once no request has reached `sites` for QUIET_MS (at most IDLE_TIMEOUT). */
 async function quiet(sites) {
@@ -242,6 +258,11 @@ function readyProbe(selector) {
     const el = document.querySelector(selector);
     const r = el && el.getBoundingClientRect();
     if (r && r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden") {
+      // What the page had asked for when the summary appeared: the document and the resources
+      // whose request started before this frame (not what it fetches after, behind the summary).
+      const seen = performance.now();
+      window.__prlinkAsked = [location.pathname, ...performance.getEntriesByType("resource")
+        .filter((e) => e.startTime <= seen).map((e) => new URL(e.name).pathname)];
       requestAnimationFrame(() => requestAnimationFrame(() => { window.__prlinkReady = performance.now(); }));
     } else requestAnimationFrame(tick);
   };
@@ -260,7 +281,8 @@ async function timeToReady(page, url, selector) {
   const t = performance.now();
   const pageMs = await page.waitForFunction(() => window.__prlinkReady, null, { timeout: 5000 })
     .then((h) => h.jsonValue()).catch(() => NaN);
-  return { t0, t, ms: t - t0, pageMs };
+  const asked = await page.evaluate(() => window.__prlinkAsked || null).catch(() => null);
+  return { t0, t, ms: t - t0, pageMs, asked };
 }
 
 /**
@@ -298,7 +320,7 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
     });
     site.log = [];
     const cold = await timeToReady(page, url, selector);
-    const seen = ownedBy(before(site, cold.t), asked);
+    const seen = ownedBy(before(site, cold.t, cold.asked), asked);
     Object.assign(r, {
       ms: cold.ms, pageMs: cold.pageMs, before: sum(seen), beforeOther: sum(seen.filter((e) => e.other)),
       paths: seen.map((e) => `${e.path} ${kib(e.bytes)}${e.status === 200 ? "" : ` (${e.status})`}${e.other ? " (other)" : ""}`),
@@ -322,7 +344,7 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
       const again = await timeToReady(page, url, selector);
       r.repeatMs = again.ms;
       r.repeatPageMs = again.pageMs;
-      r.repeatBefore = sum(before(site, again.t));
+      r.repeatBefore = sum(before(site, again.t, again.asked));
       r.repeatControlled = await page.evaluate(() => !!(navigator.serviceWorker && navigator.serviceWorker.controller));
       await quiet([site]);
       r.repeatTotal = sum(site.log);
@@ -429,7 +451,7 @@ async function main() {
 
   console.log([
     `\nPR link, cold cache: time to the summary, median of ${RUNS} (node's clock). KiB: gzip (level ${GZIP_LEVEL}) bodies`,
-    "the server sent for requests that arrived before the summary (<sum) / until the page was fully loaded (all).",
+    "the server sent for the requests the page had made when the summary appeared (<sum) / until the page was fully loaded (all).",
     `ratio: terraform-visual ÷ Planlens, > 1 when Planlens is faster (goal ≥ ${TARGET_RATIO}×). repeat: the same link`,
     `again in the same context at ${REPEAT_PROFILE}, node's clock (page's clock), goal ≤ ${TARGET_REPEAT_MS} ms, and the KiB it fetched.\n`,
   ].join("\n"));

@@ -15,6 +15,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("planlens-glance is the first paint of the browser app, built by Trunk (see index.html).");
+    eprintln!(
+        "planlens-glance is the first paint of the browser app, built by Trunk (see index.html)."
+    );
     std::process::exit(64);
 }

@@ -206,7 +206,7 @@ pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
                             }
                         }
                     >
-                        {row_body(row, finding)}
+                        {row_body(*row, finding)}
                     </div>
                 }
                 .into_any()

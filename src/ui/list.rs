@@ -14,8 +14,8 @@ use super::AppState;
 use super::state::Entries;
 use crate::list::{ActionGroup, ListEntry, ListFilter};
 use crate::model::Document;
-use crate::session::glance::{RowLine, module_label};
 use crate::model::text::visible;
+use crate::session::glance::{RowLine, module_label};
 
 /// Height of one list line in pixels until the style sheet says otherwise (`--row-h` in
 /// style/main.css, taller on touch screens and phones, is read by [`row_height`]).

@@ -28,8 +28,11 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // moved to that plus 0.3 %, so the next growth still fails. 954,199 B after the core became a
 // workspace of crates (issue 26; main built the same day measured 945,574 B): +0.91 %, the
 // generic code each crate now instantiates for itself (Cargo shares no generics between crates in
-// release builds), within the split's ±1 %. The ceiling is that plus 0.2 %.
-const CEILING = 956_000;
+// release builds), within the split's ±1 %. The ceiling is that plus 0.2 %. 960,457 B on
+// 2026-11-29 when share links began to carry their glance (issue 27: +6.3 KB, the glance's writer
+// and the components both the app and the link's first paint render it with); the ceiling is that
+// plus 0.2 %.
+const CEILING = 962_400;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },

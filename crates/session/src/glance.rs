@@ -180,7 +180,7 @@ pub enum Line {
         count: usize,
     },
     /// A resource.
-    Row(RowLine),
+    Row(Box<RowLine>),
 }
 
 /// A resource's row of the list, as text.
@@ -491,7 +491,9 @@ impl Glance {
                 ListEntry::Resource(r) => {
                     if rows < MAX_ROWS {
                         let w = worst.get(r as usize).copied().flatten();
-                        lines.push(Line::Row(RowLine::of(doc, analysis, r as usize, w)));
+                        lines.push(Line::Row(Box::new(RowLine::of(
+                            doc, analysis, r as usize, w,
+                        ))));
                     } else {
                         more += 1;
                     }
@@ -534,7 +536,7 @@ impl Glance {
                 .ok_or(()),
         };
         let checks = check_rows(doc);
-        let glance = match rules {
+        match rules {
             Ok(rules) => {
                 let evaluation = analysis.evaluate(doc, &rules, &labels);
                 Glance::of(doc, &analysis, &checks, &evaluation, view)
@@ -551,8 +553,7 @@ impl Glance {
                 }
                 glance
             }
-        };
-        glance
+        }
     }
 
     /// The glance as a link payload (`load::link`: JSON, zlib, base64).

@@ -511,7 +511,12 @@ fn rule_text(from_link: RwSignal<Option<LinkRules>>, text: RwSignal<String>) -> 
 /// policies, which judge every plan: a share link's first paint then leaves the verdict to the app.
 pub fn judged_locally(link_has_rules: bool) -> bool {
     storage().is_some_and(|s| {
-        let kept = |key| s.get_item(key).ok().flatten().is_some_and(|v| !v.trim().is_empty());
+        let kept = |key| {
+            s.get_item(key)
+                .ok()
+                .flatten()
+                .is_some_and(|v| !v.trim().is_empty())
+        };
         (!link_has_rules && kept(STORAGE_KEY)) || kept(POLICIES_KEY)
     })
 }
