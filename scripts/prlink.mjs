@@ -25,9 +25,9 @@
 //           prototype's figure, CDP round trips included) and, in the JSON, on the page's own clock
 //           (page_ms: from the start of navigation, seen by a requestAnimationFrame probe).
 //   bytes   counted by the server: gzip bodies of the requests the page had made when the summary
-//           appeared, on the page's clock (its document, and the resources whose request started
-//           before that frame: what Planlens fetches behind the summary is not counted) ("before
-//           summary"), and of every request until the page was fully loaded (network
+//           appeared (its document and every request that had started by then, by Playwright's
+//           request timing against the probe's wall-clock time: what Planlens fetches behind the
+//           summary is not counted) ("before summary"), and of every request until the page was fully loaded (network
 //           idle, Planlens's service worker active, no request for 1.5 s: "total"). Requests the page
 //           did not make itself (the service worker's precache, the browser's favicon) are marked
 //           (other) in the paths and summed apart in the JSON (bytes_before_summary_other). The
@@ -170,8 +170,9 @@ function serve(root) {
 const sum = (entries) => entries.reduce((a, e) => a + e.bytes, 0);
 /**
  * The server's log entries of requests made before the summary appeared: those the page had asked
- * for by then on its own clock (`asked`, from the probe: its document and resources), else, when
- * the probe saw nothing, every request that reached the server before node saw the summary (`t`).
+ * for by then (`asked`: paths of the requests that had started when the probe saw the summary),
+ * else, when the probe saw nothing, every request that reached the server before node saw the
+ * summary (`t`).
  */
 const before = (site, t, asked) => {
   if (!asked) return site.log.filter((e) => e.at < t);
@@ -258,11 +259,9 @@ function readyProbe(selector) {
     const el = document.querySelector(selector);
     const r = el && el.getBoundingClientRect();
     if (r && r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden") {
-      // What the page had asked for when the summary appeared: the document and the resources
-      // whose request started before this frame (not what it fetches after, behind the summary).
-      const seen = performance.now();
-      window.__prlinkAsked = [location.pathname, ...performance.getEntriesByType("resource")
-        .filter((e) => e.startTime <= seen).map((e) => new URL(e.name).pathname)];
+      // When the summary appeared, on the wall clock Playwright times requests on: what the page
+      // had asked for by then is what the summary needed (not what it fetches after, behind it).
+      window.__prlinkAt = performance.timeOrigin + performance.now();
       requestAnimationFrame(() => requestAnimationFrame(() => { window.__prlinkReady = performance.now(); }));
     } else requestAnimationFrame(tick);
   };
@@ -281,8 +280,8 @@ async function timeToReady(page, url, selector) {
   const t = performance.now();
   const pageMs = await page.waitForFunction(() => window.__prlinkReady, null, { timeout: 5000 })
     .then((h) => h.jsonValue()).catch(() => NaN);
-  const asked = await page.evaluate(() => window.__prlinkAsked || null).catch(() => null);
-  return { t0, t, ms: t - t0, pageMs, asked };
+  const at = await page.evaluate(() => window.__prlinkAt || null).catch(() => null);
+  return { t0, t, ms: t - t0, pageMs, at };
 }
 
 /**
@@ -311,7 +310,23 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
     const page = await ctx.newPage();
     watch(page, label);
     const asked = []; // paths the page and its dedicated workers requested
-    page.on("request", (q) => { if (q.url().startsWith("http")) asked.push(new URL(q.url()).pathname); });
+    const requests = []; // and the requests themselves, for their start times
+    page.on("request", (q) => {
+      if (!q.url().startsWith("http")) return;
+      asked.push(new URL(q.url()).pathname);
+      requests.push(q);
+    });
+    /** Paths of the page's requests that started by `at` (wall clock), or null without `at`. */
+    const startedBy = async (at) => {
+      if (!at) return null;
+      const paths = [];
+      for (const q of requests) {
+        await q.response().catch(() => null);
+        const start = q.timing().startTime;
+        if (start > 0 && start <= at) paths.push(new URL(q.url()).pathname);
+      }
+      return paths;
+    };
     const cdp = await ctx.newCDPSession(page);
     await cdp.send("Network.enable");
     const bps = (profile.mbps * 1e6) / 8;
@@ -320,7 +335,7 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
     });
     site.log = [];
     const cold = await timeToReady(page, url, selector);
-    const seen = ownedBy(before(site, cold.t, cold.asked), asked);
+    const seen = ownedBy(before(site, cold.t, await startedBy(cold.at)), asked);
     Object.assign(r, {
       ms: cold.ms, pageMs: cold.pageMs, before: sum(seen), beforeOther: sum(seen.filter((e) => e.other)),
       paths: seen.map((e) => `${e.path} ${kib(e.bytes)}${e.status === 200 ? "" : ` (${e.status})`}${e.other ? " (other)" : ""}`),
@@ -341,10 +356,11 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
     if (repeat) {
       await page.goto("about:blank");
       site.log = [];
+      requests.length = 0;
       const again = await timeToReady(page, url, selector);
       r.repeatMs = again.ms;
       r.repeatPageMs = again.pageMs;
-      r.repeatBefore = sum(before(site, again.t, again.asked));
+      r.repeatBefore = sum(before(site, again.t, await startedBy(again.at)));
       r.repeatControlled = await page.evaluate(() => !!(navigator.serviceWorker && navigator.serviceWorker.controller));
       await quiet([site]);
       r.repeatTotal = sum(site.log);

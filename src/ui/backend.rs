@@ -118,7 +118,7 @@ fn glue_url() -> Option<String> {
     }
     let link = window()
         .document()?
-        .query_selector("link[rel=planlens-glue], link[rel=modulepreload]")
+        .query_selector("link[rel=planlens-glue]")
         .ok()??;
     link.get_attribute("href").and_then(|href| {
         web_sys::Url::new_with_base(&href, &window().location().href().ok()?)

@@ -9,6 +9,7 @@
 //! Nothing here reads the plan: display text only.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::session::glance::{Glance, Line, RowLine, Strip};
 
@@ -145,7 +146,6 @@ pub fn row_body(row: RowLine, finding: impl IntoView + 'static) -> impl IntoView
 /// judge the plan otherwise: the verdict and finding marks then wait for the app.
 #[component]
 pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
-    let selected = RwSignal::new(None::<String>);
     let verdict = glance.verdict.filter(|_| findings).map(|v| {
         view! {
             <span class=format!("verdict verdict-{}", v.key) data-verdict=v.key title=v.title>
@@ -171,17 +171,7 @@ pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
             }
             Line::Row(row) => {
                 let address = row.address.clone();
-                let is_selected = {
-                    let address = address.clone();
-                    move || selected.with(|s| s.as_deref() == Some(address.as_str()))
-                };
-                let select = move || {
-                    if let Some(root) = document().get_element_by_id(GLANCE_ID) {
-                        let _ = root.set_attribute("data-selected", &address);
-                    }
-                    selected.set(Some(address.clone()));
-                };
-                let select_by_key = select.clone();
+                let select_by_key = address.clone();
                 let finding = row.finding.clone().filter(|_| findings).map(finding_mark);
                 let class = format!("row resource a-{}", row.action);
                 let destructive = row.destructive;
@@ -191,18 +181,17 @@ pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
                     <div
                         class=class
                         class:destructive=destructive
-                        class:selected=is_selected.clone()
                         role="option"
                         tabindex="0"
-                        aria-selected=move || is_selected().to_string()
+                        aria-selected="false"
                         data-testid="glance-row"
                         data-address=data_address
                         data-action=shown_action
-                        on:click=move |_| select()
+                        on:click=move |ev| choose(&ev, &address)
                         on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                             if ev.key() == "Enter" || ev.key() == " " {
                                 ev.prevent_default();
-                                select_by_key();
+                                choose(&ev, &select_by_key);
                             }
                         }
                     >
@@ -222,10 +211,12 @@ pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
         }
     });
     view! {
-        <div id=GLANCE_ID class="app glance" data-testid="glance" aria-busy="true">
+        // Its own class names where the app has the same element before a plan is open (its bar),
+        // so that nothing on the page is found twice while the app opens the plan behind it.
+        <div id=GLANCE_ID class="glance" data-testid="glance" aria-busy="true">
             <header class="topbar">
-                <span class="brand"><span class="brand-mark" aria-hidden="true">"◆"</span> " Planlens"</span>
-                <span class="doc-name">{glance.name}</span>
+                <span class="glance-brand"><span class="brand-mark" aria-hidden="true">"◆"</span> " Planlens"</span>
+                <span class="glance-doc-name">{glance.name}</span>
                 <span class="glance-status" role="status">"Opening the plan…"</span>
             </header>
             {strip_view(glance.strip, verdict, (), None)}
@@ -255,6 +246,27 @@ pub fn paint() {
     }
     let findings = glance.fixed || !super::rules::judged_locally(fragment.view.rules.is_some());
     leptos::mount::mount_to_body(move || view! { <GlancePage glance findings /> });
+}
+
+/// A row of the first paint chosen: marked selected (the one before it no longer), and its address
+/// kept on the first paint's root for the app ([`take_over`]). Plain DOM, no signal: the first
+/// paint's module stays small.
+fn choose(ev: &web_sys::Event, address: &str) {
+    let Some(root) = document().get_element_by_id(GLANCE_ID) else {
+        return;
+    };
+    if let Ok(Some(before)) = root.query_selector(".row.selected") {
+        let _ = before.class_list().remove_1("selected");
+        let _ = before.set_attribute("aria-selected", "false");
+    }
+    if let Some(row) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    {
+        let _ = row.class_list().add_1("selected");
+        let _ = row.set_attribute("aria-selected", "true");
+    }
+    let _ = root.set_attribute("data-selected", address);
 }
 
 /// The app has opened the plan (or failed to): the first paint goes, and the row chosen there

@@ -30,9 +30,10 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // generic code each crate now instantiates for itself (Cargo shares no generics between crates in
 // release builds), within the split's ±1 %. The ceiling is that plus 0.2 %. 960,457 B on
 // 2026-11-29 when share links began to carry their glance (issue 27: +6.3 KB, the glance's writer
-// and the components both the app and the link's first paint render it with); the ceiling is that
-// plus 0.2 %.
-const CEILING = 962_400;
+// and the components both the app and the link's first paint render it with), and 967,063 B once
+// the page module-preloads the first paint's glue on every visit (6.4 KB: a link's first paint
+// then waits one round trip less); the ceiling is that plus 0.2 %.
+const CEILING = 969_000;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },

@@ -46,6 +46,9 @@ async function withServer(root, options, run) {
 
 /** What a reviewer sees of an open plan. */
 async function seen(page) {
+  // A link's first paint (its glance) shows the summary before the app has opened the plan: what
+  // is compared here is the app's.
+  await expect(page.getByTestId("glance")).toHaveCount(0);
   return {
     name: await page.locator(".topbar .doc-name").textContent(),
     summary: await page.getByTestId("plan-summary").textContent(),

@@ -126,10 +126,10 @@ impl App {
             }
             match rel {
                 "stylesheet" => css = Some(file),
-                // `scripts/csp-boot.mjs` renames Trunk's preloads so that they fetch nothing.
-                "planlens-glue" | "modulepreload" => glue = Some(file),
+                // `scripts/csp-boot.mjs` renames Trunk's preloads of the app so that they fetch
+                // nothing (the page's one module preload is a share link's first paint's).
+                "planlens-glue" => glue = Some(file),
                 "planlens-wasm" => wasm = Some(file),
-                "preload" if file.ends_with(".wasm") => wasm = Some(file),
                 _ => {}
             }
         }
@@ -156,8 +156,8 @@ impl App {
         }
         Ok(App {
             css,
-            glue: need(glue, "JavaScript module (modulepreload)")?,
-            wasm: need(wasm, "WebAssembly module (preload)")?,
+            glue: need(glue, "JavaScript module (<link rel=\"planlens-glue\">)")?,
+            wasm: need(wasm, "WebAssembly module (<link rel=\"planlens-wasm\">)")?,
             worker: std::fs::read(dir.join("worker.js")).ok(),
             parts: parts(dir),
         })

@@ -49,10 +49,11 @@ fn summary_markdown_is_a_whole_pr_comment_with_a_link() {
     assert!(
         at("</details>")
             < at(&format!(
-                "[Open in Planlens](<{base}#n=web-app-replace.json&p="
+                "[Open in Planlens](<{base}#n=web-app-replace.json&g="
             ))
     );
     let link = &out[at("(<") + 2..at(">)")];
+    assert!(link.contains("&p="), "the plan follows its glance: {link}");
     let (_, doc) = follow(link);
     assert!(doc.redacted.is_none(), "a small plan gets the full link");
     assert!(out.len() <= planlens::share::GITHUB_COMMENT_LIMIT);

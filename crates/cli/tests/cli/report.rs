@@ -18,9 +18,10 @@ fn report(
     planlens(&args)
 }
 
-/// A directory shaped like a Trunk build of the app (index.html naming its style sheet, glue and
-/// WebAssembly, at the site's sub-path as GitHub Pages serves a fork), so the report can be tested
-/// without building the app.
+/// A directory shaped like a release build of the app (index.html naming its style sheet, glue and
+/// WebAssembly as `scripts/csp-boot.mjs` leaves them, beside the first paint's module preload, at
+/// the site's sub-path as GitHub Pages serves a fork), so the report can be tested without
+/// building the app.
 fn fake_app(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("planlens-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -29,7 +30,7 @@ fn fake_app(name: &str) -> std::path::PathBuf {
         r#"<!doctype html><html><head>
 <script type="module" src="/planlens/boot-1.js"></script>
 <link rel="stylesheet" href="/planlens/main-1.css" integrity="sha384-x"/>
-<link rel="modulepreload" href="/planlens/planlens-web-1.js" crossorigin="anonymous"><link rel="preload" href="/planlens/planlens-web-1_bg.wasm" crossorigin="anonymous" as="fetch" type="application/wasm"></head><body></body></html>"#,
+<link rel="planlens-glue" href="/planlens/planlens-web-1.js"><link rel="modulepreload" href="/planlens/planlens-glance.js"><link rel="planlens-wasm" href="/planlens/planlens-web-1_bg.wasm"></head><body></body></html>"#,
     )
     .unwrap();
     std::fs::write(dir.join("main-1.css"), "body { color: FAKE-CSS; }").unwrap();
