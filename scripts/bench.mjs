@@ -216,7 +216,10 @@ async function wasmMemoryHere(glueUrl) {
 // The page's WebAssembly memory plus each worker's (the same glue, imported there by the worker).
 async function wasmMemory(page) {
   const glueUrl = await page.evaluate(() =>
-    window.planlensGlueUrl || (document.querySelector("link[rel=planlens-glue]") || {}).href || null);
+    window.planlensGlueUrl
+      // Builds before issue 27 left Trunk's module preload of the glue in the page.
+      || (document.querySelector("link[rel=planlens-glue]") || document.querySelector("link[rel=modulepreload]") || {}).href
+      || null);
   const main = await page.evaluate(wasmMemoryHere, glueUrl);
   const workers = [];
   for (const w of page.workers()) {

@@ -24,6 +24,8 @@
 //           its `canvas`. Planlens and terraform-visual visits alternate. Timed on node's clock (the
 //           prototype's figure, CDP round trips included) and, in the JSON, on the page's own clock
 //           (page_ms: from the start of navigation, seen by a requestAnimationFrame probe).
+//   app     Planlens only: until the app has taken over from the link's first paint (its own list
+//           rows on screen: tabs, diffs and the graph work from then on), node's clock ("app ms").
 //   bytes   counted by the server: gzip bodies of the requests the page had made when the summary
 //           appeared (its document and every request that had started by then, by Playwright's
 //           request timing against the probe's wall-clock time: what Planlens fetches behind the
@@ -66,6 +68,8 @@ const ARGS = [
 const TV_CLI = "@terraform-visual/cli@0.2.1";
 const SUMMARY = "[data-testid=plan-summary]:not(:empty)";
 const TV_READY = "canvas";
+// The app has taken over from a link's first paint: its own list rows are on screen.
+const APP_READY = ".app [data-testid=resource-row]";
 const GZIP_LEVEL = 6;
 const MAX_AGE = 600; // GitHub Pages
 const READY_TIMEOUT = 60_000; // summary (or canvas) on screen
@@ -302,7 +306,7 @@ function ownedBy(entries, pageRequests) {
  * One cold visit in a fresh context; with `repeat`, then the same link again in the same context.
  * Returns the figures of the visit; `error` says why one is missing.
  */
-async function visit(browser, site, url, selector, profile, { label, sw = false, repeat = false }) {
+async function visit(browser, site, url, selector, profile, { label, sw = false, repeat = false, app = null }) {
   const r = { ms: NaN, before: NaN, total: NaN, paths: [] };
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   try {
@@ -340,6 +344,14 @@ async function visit(browser, site, url, selector, profile, { label, sw = false,
       ms: cold.ms, pageMs: cold.pageMs, before: sum(seen), beforeOther: sum(seen.filter((e) => e.other)),
       paths: seen.map((e) => `${e.path} ${kib(e.bytes)}${e.status === 200 ? "" : ` (${e.status})`}${e.other ? " (other)" : ""}`),
     });
+
+    // Planlens: when the app has taken over from the link's first paint (its own list on screen,
+    // the first paint gone): the plan is interactive from then on (tabs, diffs, graph).
+    if (app) {
+      await page.waitForSelector(app, { state: "visible", timeout: READY_TIMEOUT })
+        .then(() => { r.appMs = performance.now() - cold.t0; })
+        .catch(() => {});
+    }
 
     // Fully loaded: the page's network idle, its service worker active (Planlens), no request for a while.
     await page.waitForLoadState("networkidle", { timeout: IDLE_TIMEOUT }).catch(() => {});
@@ -418,7 +430,7 @@ async function main() {
         const pl = [], tvs = [];
         for (let i = 0; i < RUNS; i++) {
           log(`${name} (${(size / 1000).toFixed(1)} KB) at ${profile.name}: run ${i + 1}/${RUNS}`);
-          pl.push(await visit(browser, ours, link, SUMMARY, profile, { label: "planlens", sw: true, repeat }));
+          pl.push(await visit(browser, ours, link, SUMMARY, profile, { label: "planlens", sw: true, repeat, app: APP_READY }));
           if (tv) tvs.push(await visit(browser, theirs, theirs.url, TV_READY, profile, { label: "terraform-visual" }));
         }
         const pick = (xs, k) => xs.map((x) => (Number.isFinite(x[k]) ? Math.round(x[k]) : null));
@@ -426,7 +438,7 @@ async function main() {
           plan: basename(plan), plan_bytes: size, link_chars: link.length, profile: profile.name,
           mbps: profile.mbps, rtt_ms: profile.rtt, gzip_level: GZIP_LEVEL,
           planlens: {
-            ms: pick(pl, "ms"), page_ms: pick(pl, "pageMs"), bytes_before_summary: pick(pl, "before"),
+            ms: pick(pl, "ms"), page_ms: pick(pl, "pageMs"), app_ms: pick(pl, "appMs"), bytes_before_summary: pick(pl, "before"),
             bytes_before_summary_other: pick(pl, "beforeOther"), bytes_total: pick(pl, "total"),
             sw_ready: pl.map((x) => x.sw ?? null), paths_before_summary: pl[0].paths,
             errors: pl.map((x) => x.error).filter(Boolean),
@@ -451,7 +463,7 @@ async function main() {
         const plMs = m(pl, "ms"), tvMs = tv ? m(tvs, "ms") : NaN;
         rows.push([
           name, (size / 1000).toFixed(1), profile.name,
-          ms(plMs), kib(m(pl, "before")), kib(m(pl, "total")),
+          ms(plMs), ms(m(pl, "appMs")), kib(m(pl, "before")), kib(m(pl, "total")),
           ms(tvMs), kib(tv ? m(tvs, "before") : NaN), kib(tv ? m(tvs, "total") : NaN),
           Number.isFinite(tvMs / plMs) ? `${(tvMs / plMs).toFixed(2)}×` : "—",
           repeat ? `${ms(m(pl, "repeatMs"))} (${ms(m(pl, "repeatPageMs"))})` : "", repeat ? kib(m(pl, "repeatTotal")) : "",
@@ -468,11 +480,12 @@ async function main() {
   console.log([
     `\nPR link, cold cache: time to the summary, median of ${RUNS} (node's clock). KiB: gzip (level ${GZIP_LEVEL}) bodies`,
     "the server sent for the requests the page had made when the summary appeared (<sum) / until the page was fully loaded (all).",
+    "app ms: until the app has taken over from the link's first paint (its own list on screen; tabs and diffs work).",
     `ratio: terraform-visual ÷ Planlens, > 1 when Planlens is faster (goal ≥ ${TARGET_RATIO}×). repeat: the same link`,
     `again in the same context at ${REPEAT_PROFILE}, node's clock (page's clock), goal ≤ ${TARGET_REPEAT_MS} ms, and the KiB it fetched.\n`,
   ].join("\n"));
   console.log(table(
-    ["plan", "KB", "profile", "planlens ms", "KiB<sum", "KiB all", "tv ms", "tv KiB<sum", "tv KiB all", "ratio", "repeat ms", "repeat KiB"],
+    ["plan", "KB", "profile", "planlens ms", "app ms", "KiB<sum", "KiB all", "tv ms", "tv KiB<sum", "tv KiB all", "ratio", "repeat ms", "repeat KiB"],
     rows,
   ));
   if (problems.size) {

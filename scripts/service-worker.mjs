@@ -6,13 +6,16 @@
 // samples/, and anything else there, such as a worker script or lazily loaded parts) and carries a
 // version derived from their names and contents, so every deploy that changes any file yields a
 // different sw.js, which the browser installs beside the old one. The worker:
-// - on install, fetches every listed file past the HTTP cache into a cache named after its scope
-//   and version, and takes over at once (`skipWaiting`, `clients.claim`) — except the lazily
-//   loaded parts (`part-*`: the Rego engine, the YAML reader), which most visits never use: those
-//   are kept the first time the app fetches one (cache-first like the rest), not before. That
-//   holds for the readers' part too (`part-readers`: text plans, states, plan logs, driftctl
-//   reports; 254 KiB of gzip): fetching it on install would add it to every first visit, for a
-//   file most visits never open. Offline, a file whose part was never used says so (src/worker.rs);
+// - on install, fetches every listed file into a cache named after its scope and version (a file
+//   whose name carries its hash from the HTTP cache the page has just filled, the others past it),
+//   and takes over at once (`skipWaiting`, `clients.claim`) — except the lazily loaded parts
+//   (`part-*`: the Rego engine, the YAML reader) and a share link's first paint
+//   (`planlens-glance_bg.wasm`), which most visits never use: those are kept the first time the
+//   page fetches one (cache-first like the rest), not before. That holds for the readers' part too
+//   (`part-readers`: text plans, states, plan logs, driftctl reports; 254 KiB of gzip): fetching it
+//   on install would add it to every first visit, for a file most visits never open. Offline, a
+//   file whose part was never used says so (src/worker.rs), and a link opens without its first
+//   paint;
 // - on activate, deletes the caches of older versions *of its own scope* (two sites under
 //   different sub-paths of one origin keep theirs);
 // - answers GET requests for listed files from the cache (network only if the cache lost one);
@@ -46,9 +49,14 @@ function filesUnder(root) {
 }
 
 const files = filesUnder(dir);
-/** A lazily loaded part of the app (a `part-*` binary's glue and wasm, named by Trunk). */
+/**
+ * A file most visits never use, kept the first time it is fetched rather than on install: a lazily
+ * loaded part of the app (a `part-*` binary's glue and wasm, named by Trunk), and the module of a
+ * share link's first paint (`planlens-glance_bg.wasm`, 87 KiB of gzip; its 6 KiB glue is preloaded
+ * by every visit anyway). Offline, a link whose first paint was never fetched opens without it.
+ */
 function isPart(file) {
-  return /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(file);
+  return /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(file) || file === "planlens-glance_bg.wasm";
 }
 if (!files.includes("index.html")) throw new Error(`service-worker: no index.html in ${dir}; did Trunk's output change?`);
 if (!files.some((f) => /^boot-[0-9a-f]+\.js$/.test(f))) {
@@ -71,7 +79,7 @@ const worker = `// Planlens service worker, written by scripts/service-worker.mj
 "use strict";
 const VERSION = ${JSON.stringify(VERSION)};
 const FILES = ${JSON.stringify(files, null, 1).replace(/\n\s*/g, " ")};
-// Lazily loaded parts: cached on first use, not on install.
+// Lazily loaded parts and a link's first paint: cached on first use, not on install.
 const LATER = new Set(${JSON.stringify(files.filter(isPart), null, 1).replace(/\n\s*/g, " ")});
 // The site's root: where this file is (the boot script registers it with that scope).
 const ROOT = new URL("./", self.location).href;
