@@ -143,9 +143,10 @@ pub fn row_body(row: RowLine, finding: impl IntoView + 'static) -> impl IntoView
 
 /// The first paint of a share link: the glance it carries, inert but for its rows, until the app
 /// takes over. `findings` is false when the reader has rules or policies of their own, which may
-/// judge the plan otherwise: the verdict and finding marks then wait for the app.
+/// judge the plan otherwise: the verdict and finding marks then wait for the app. `selected`: the
+/// address the link selects (`r=`), shown selected as the app will show it.
 #[component]
-pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
+pub fn GlancePage(glance: Glance, findings: bool, selected: Option<String>) -> impl IntoView {
     let verdict = glance.verdict.filter(|_| findings).map(|v| {
         view! {
             <span class=format!("verdict verdict-{}", v.key) data-verdict=v.key title=v.title>
@@ -177,13 +178,15 @@ pub fn GlancePage(glance: Glance, findings: bool) -> impl IntoView {
                 let destructive = row.destructive;
                 let shown_action = row.shown_action.0.clone();
                 let data_address = row.address.clone();
+                let is_selected = selected.as_deref() == Some(row.address.as_str());
                 view! {
                     <div
                         class=class
                         class:destructive=destructive
+                        class:selected=is_selected
                         role="option"
                         tabindex="0"
-                        aria-selected="false"
+                        aria-selected=if is_selected { "true" } else { "false" }
                         data-testid="glance-row"
                         data-address=data_address
                         data-action=shown_action
@@ -245,7 +248,8 @@ pub fn paint() {
         return;
     }
     let findings = glance.fixed || !super::rules::judged_locally(fragment.view.rules.is_some());
-    leptos::mount::mount_to_body(move || view! { <GlancePage glance findings /> });
+    let selected = fragment.view.address;
+    leptos::mount::mount_to_body(move || view! { <GlancePage glance findings selected /> });
 }
 
 /// A row of the first paint chosen: marked selected (the one before it no longer), and its address

@@ -151,6 +151,17 @@ for (const vp of VIEWPORTS) {
   });
 }
 
+test("a link that selects a resource shows it selected on the first paint too", async ({ page, origin }) => {
+  const release = await holdApp(page);
+  const address = "aws_instance.bastion";
+  await page.goto(linkTo(PLANS[0], origin).replace("#", `#r=${encodeURIComponent(address)}&`));
+  await expect(glance(page).locator(`[data-testid=glance-row][data-address="${address}"]`)).toHaveAttribute("aria-selected", "true");
+  await expect(glance(page).locator(".row.selected")).toHaveCount(1);
+  release();
+  await expect(glance(page)).toHaveCount(0);
+  await expect(page.locator(`[data-testid=resource-row][data-address="${address}"]`)).toHaveClass(/selected/);
+});
+
 test("a reader with rules of their own sees no verdict until the app has judged the plan", async ({ page, origin }) => {
   await page.goto("/");
   await page.evaluate(() => localStorage.setItem("planlens:rules", '[[rule]]\nid = "x"\nseverity = "warn"\nmessage = "m"\n'));
