@@ -116,10 +116,27 @@ fn views(session: &Session) {
 }
 
 /// Any bytes through the loader: plan JSON, plan logs, text plans, states, driftctl reports,
-/// Kubernetes JSON and YAML, gzip, UTF-16, CI wrapper lines (detection decides).
+/// Kubernetes JSON and YAML, gzip, UTF-16, CI wrapper lines (detection decides); and the same text
+/// split into the plans it holds one after another (`load::set`).
 pub fn load(data: &[u8]) {
     if let Some(session) = open(data) {
         views(&session);
+    }
+    // The same text as a set of plans one after another. Oracle: the documents found are in
+    // order, do not overlap, and each is a plan's JSON on its own.
+    if let Some(ranges) = planlens::load::set::split_documents(&String::from_utf8_lossy(data)) {
+        let text = String::from_utf8_lossy(data);
+        assert!(ranges.len() > 1, "one document is not a set");
+        for pair in ranges.windows(2) {
+            assert!(
+                pair[0].end <= pair[1].start,
+                "documents overlap: {ranges:?}"
+            );
+        }
+        for range in ranges {
+            serde_json::from_str::<serde_json::Value>(&text[range])
+                .expect("a document found is JSON on its own");
+        }
     }
 }
 

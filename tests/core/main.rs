@@ -20,4 +20,5 @@ mod readers_part;
 mod real_plans;
 mod rules;
 mod session;
+mod set;
 mod share;

@@ -25,6 +25,7 @@ pub mod mask;
 pub mod plan_log;
 pub mod readers;
 pub mod redacted;
+pub mod set;
 pub mod state;
 pub mod text_plan;
 pub mod yaml;
