@@ -38,6 +38,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { serve } from "../tests/e2e/serve.mjs";
+import { option } from "./args.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = process.env.PLANLENS_DIST ? resolve(process.env.PLANLENS_DIST) : join(ROOT, "dist");
@@ -70,14 +71,6 @@ const GZIP_LEVEL = 6; // what tests/e2e/serve.mjs serves and tests/e2e/budget.sp
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-function option(name, fallback) {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === name && i + 1 < args.length) return args[i + 1];
-    if (args[i].startsWith(name + "=")) return args[i].slice(name.length + 1);
-  }
-  return fallback;
-}
 const QUICK = process.argv.includes("--quick");
 const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "policies", "native"];
 const PARTS = new Set(

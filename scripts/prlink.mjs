@@ -55,6 +55,7 @@ import { basename, dirname, extname, join, normalize, resolve, sep } from "node:
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { option } from "./args.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REAL = resolve(ROOT, "../shared/fixtures/real");
@@ -91,14 +92,6 @@ const DEFAULT_PLANS = [
 // ---------------------------------------------------------------------------------------------
 // Arguments and small helpers
 
-function option(name, fallback) {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === name && i + 1 < args.length) return args[i + 1];
-    if (args[i].startsWith(name + "=")) return args[i].slice(name.length + 1);
-  }
-  return fallback;
-}
 const VERBOSE = process.argv.includes("--verbose");
 const DIST = resolve(ROOT, option("--dist", process.env.PLANLENS_DIST || "dist"));
 const BIN = resolve(ROOT, option("--bin", process.env.PLANLENS_BIN || "target/release/planlens"));

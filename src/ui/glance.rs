@@ -141,6 +141,18 @@ pub fn row_body(row: RowLine, finding: impl IntoView + 'static) -> impl IntoView
     }
 }
 
+/// A module heading's contents: the module's path and how many rows follow. A long path keeps
+/// its end: the last module tells siblings apart.
+pub fn module_head_body(label: String, count: usize) -> impl IntoView {
+    let title = label.clone();
+    view! {
+        <span class="module-name keep-end" title=title>
+            <span dir="ltr">{label}</span>
+        </span>
+        <span class="n">{count}</span>
+    }
+}
+
 /// The first paint of a share link: the glance it carries, inert but for its rows, until the app
 /// takes over. `findings` is false when the reader has rules or policies of their own, which may
 /// judge the plan otherwise: the verdict and finding marks then wait for the app. `selected`: the
@@ -158,18 +170,10 @@ pub fn GlancePage(glance: Glance, findings: bool, selected: Option<String>) -> i
         .lines
         .into_iter()
         .map(|line| match line {
-            Line::Module { label, count } => {
-                let title = label.clone();
-                view! {
-                    <div class="row module-head" role="presentation">
-                        <span class="module-name keep-end" title=title>
-                            <span dir="ltr">{label}</span>
-                        </span>
-                        <span class="n">{count}</span>
-                    </div>
-                }
-                .into_any()
+            Line::Module { label, count } => view! {
+                <div class="row module-head" role="presentation">{module_head_body(label, count)}</div>
             }
+            .into_any(),
             Line::Row(row) => {
                 let address = row.address.clone();
                 let select_by_key = address.clone();

@@ -577,14 +577,9 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
     match entry {
         ListEntry::Module { module, count } => {
             let label = module_label(&loaded.doc, module);
-            let title = label.clone();
             view! {
                 <div class="row module-head" style:top=top data-testid="module-heading" role="presentation">
-                    // A long module path keeps its end too: the last module tells siblings apart.
-                    <span class="module-name keep-end" title=title>
-                        <span dir="ltr">{label}</span>
-                    </span>
-                    <span class="n">{count}</span>
+                    {super::glance::module_head_body(label, count as usize)}
                 </div>
             }
             .into_any()

@@ -297,17 +297,8 @@ impl Strip {
         };
 
         let mut chips = Vec::new();
-        let mut chip = |n: usize, one: &str, many: &str, key: &str| {
-            if n > 0 {
-                chips.push(Chip {
-                    key: key.to_string(),
-                    count: Some(n),
-                    text: noun(n, one, many).to_string(),
-                    title: None,
-                    muted: false,
-                });
-            }
-        };
+        let mut chip =
+            |n: usize, one: &str, many: &str, key: &str| count_chip(&mut chips, n, one, many, key);
         let failing_checks = checks.iter().filter(|c| c.status.is_failing()).count();
         chip(s.replace, "to replace", "to replace", "replace");
         chip(s.moves, "moved", "moved", "move");
@@ -347,15 +338,7 @@ impl Strip {
         }
         if let Source::State(f) = &doc.source {
             let mut chip = |n: usize, one: &str, many: &str, key: &str| {
-                if n > 0 {
-                    chips.push(Chip {
-                        key: key.to_string(),
-                        count: Some(n),
-                        text: noun(n, one, many).to_string(),
-                        title: None,
-                        muted: false,
-                    });
-                }
+                count_chip(&mut chips, n, one, many, key)
             };
             chip(f.data_sources, "data source", "data sources", "data");
             chip(f.outputs, "output", "outputs", "state-outputs");
@@ -384,6 +367,19 @@ impl Strip {
                 .map(|note| (note, format!("{} →", drift.totals()))),
             chips,
         }
+    }
+}
+
+/// A count's chip (`n` `one`/`many`, keyed `key`), when there is anything to count.
+fn count_chip(chips: &mut Vec<Chip>, n: usize, one: &str, many: &str, key: &str) {
+    if n > 0 {
+        chips.push(Chip {
+            key: key.to_string(),
+            count: Some(n),
+            text: noun(n, one, many).to_string(),
+            title: None,
+            muted: false,
+        });
     }
 }
 
