@@ -55,7 +55,7 @@ const files = filesUnder(dir);
  * share link's first paint (`planlens-glance_bg.wasm`, 87 KiB of gzip; its 6 KiB glue is preloaded
  * by every visit anyway). Offline, a link whose first paint was never fetched opens without it.
  */
-function isPart(file) {
+function keptOnFirstUse(file) {
   return /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(file) || file === "planlens-glance_bg.wasm";
 }
 if (!files.includes("index.html")) throw new Error(`service-worker: no index.html in ${dir}; did Trunk's output change?`);
@@ -80,7 +80,7 @@ const worker = `// Planlens service worker, written by scripts/service-worker.mj
 const VERSION = ${JSON.stringify(VERSION)};
 const FILES = ${JSON.stringify(files, null, 1).replace(/\n\s*/g, " ")};
 // Lazily loaded parts and a link's first paint: cached on first use, not on install.
-const LATER = new Set(${JSON.stringify(files.filter(isPart), null, 1).replace(/\n\s*/g, " ")});
+const LATER = new Set(${JSON.stringify(files.filter(keptOnFirstUse), null, 1).replace(/\n\s*/g, " ")});
 // The site's root: where this file is (the boot script registers it with that scope).
 const ROOT = new URL("./", self.location).href;
 const PREFIX = "planlens " + self.registration.scope + " ";

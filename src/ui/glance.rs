@@ -247,8 +247,8 @@ pub fn paint() {
     let Ok(glance) = Glance::read(payload) else {
         return;
     };
-    let label = |e: Option<&String>| e.map(|e| e.trim().to_string()).filter(|e| !e.is_empty());
-    if label(fragment.view.environment.as_ref()) != label(glance.environment.as_ref()) {
+    let labels = |e: &Option<String>| crate::rules::environment_labels(e.as_deref().unwrap_or(""));
+    if labels(&fragment.view.environment) != labels(&glance.environment) {
         return;
     }
     let findings = glance.fixed || !super::rules::judged_locally(fragment.view.rules.is_some());

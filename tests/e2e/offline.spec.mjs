@@ -47,11 +47,11 @@ async function start(root, options = {}) {
  * A lazily loaded part of the app (`part-NAME.js`, `part-NAME_bg.wasm`) or a link's first paint's
  * module: kept on first use.
  */
-const isPart = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f) || f === "planlens-glance_bg.wasm";
+const keptOnFirstUse = (f) => /^part-[a-z0-9-]+(\.js|_bg\.wasm)$/.test(f) || f === "planlens-glance_bg.wasm";
 
 /** The files a build's service worker keeps on install: every one but the parts kept on first use. */
 function precached(root) {
-  return buildFiles(root).filter((f) => !isPart(f));
+  return buildFiles(root).filter((f) => !keptOnFirstUse(f));
 }
 
 const FIXTURES = join(REPO, "tests", "fixtures");

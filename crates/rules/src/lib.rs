@@ -193,6 +193,17 @@ pub use rule::{FAILING_CHECKS, Rule, RuleError};
 use parse::{Errors, parse_file};
 use planlens_model::mask::Mask;
 
+/// The labels rules are evaluated with when a user or a link names only an `environment` (the
+/// page's label field, a link's `env=`): none when it is blank, else that one, trimmed.
+pub fn environment_labels(environment: &str) -> std::collections::BTreeMap<String, String> {
+    let e = environment.trim();
+    if e.is_empty() {
+        std::collections::BTreeMap::new()
+    } else {
+        std::collections::BTreeMap::from([("environment".to_string(), e.to_string())])
+    }
+}
+
 /// The built-in pack's rule file, as shipped (shown in the UI, a starting point for teams).
 pub const BUILTIN_TOML: &str = include_str!("builtin.toml");
 

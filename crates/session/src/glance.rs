@@ -14,8 +14,6 @@
 //! resource rows (`more` counts the rest); a glance made under an `environment` label names it, and
 //! one read under another label is not shown (its verdict could differ).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
@@ -166,6 +164,15 @@ impl VerdictBadge {
             label: evaluation.verdict.label().to_string(),
             title,
         })
+    }
+
+    /// The badge of rules or policies that could not be evaluated (`label` says which).
+    pub fn error(label: &str) -> VerdictBadge {
+        VerdictBadge {
+            key: "error".to_string(),
+            label: label.to_string(),
+            title: "Guardrail rules: open the Rules tab".to_string(),
+        }
     }
 }
 
@@ -518,12 +525,7 @@ impl Glance {
     /// read back), not the one it was made from.
     pub fn for_link(doc: &Document, view: &LinkView) -> Glance {
         let analysis = Analysis::of(doc);
-        let labels: BTreeMap<String, String> = view
-            .environment
-            .iter()
-            .filter(|e| !e.trim().is_empty())
-            .map(|e| ("environment".to_string(), e.trim().to_string()))
-            .collect();
+        let labels = planlens_rules::environment_labels(view.environment.as_deref().unwrap_or(""));
         let rules = match &view.rules {
             None => Ok(RuleSet::builtin()),
             Some(payload) => planlens_load::link::decode(payload)

@@ -56,40 +56,32 @@ message = "{count} resources change in one plan"
 pub fn VerdictBadge() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
-        let (key, label, planning) = match (state.rules.checked.get(), state.rules.parsed.get()) {
+        // The words are the core's, as on a link's first paint.
+        use crate::session::glance::VerdictBadge as Badge;
+        let badge = match (state.rules.checked.get(), state.rules.parsed.get()) {
             // A state gets no verdict at all: no badge (the summary and the Rules tab say why).
-            (Some(c), _) if c.0.evaluation.verdict == crate::model::findings::Verdict::NotAPlan => {
-                return None;
-            }
-            (Some(c), _) => (
-                c.0.evaluation.verdict.key(),
-                c.0.evaluation.verdict.label().to_string(),
-                c.0.evaluation.planning.sentence(),
-            ),
-            (None, p) if p.0.is_err() => ("error", "rules have errors".to_string(), None),
+            (Some(c), _) => Badge::of(&c.0.evaluation)?,
+            (None, p) if p.0.is_err() => Badge::error("rules have errors"),
             (None, _)
                 if matches!(
                     state.rules.policy_status.get(),
                     state::PolicyStatus::Failed(_)
                 ) =>
             {
-                ("error", "policies have errors".to_string(), None)
+                Badge::error("policies have errors")
             }
             (None, _) => return None,
         };
-        let title = match planning {
-            Some(sentence) => format!("{} Guardrail rules: open the Rules tab", visible(&sentence)),
-            None => "Guardrail rules: open the Rules tab".to_string(),
-        };
+        let key = badge.key;
         Some(view! {
             <button
                 class=format!("verdict verdict-{key}")
                 data-testid="verdict"
                 data-verdict=key
-                title=title
+                title=badge.title
                 on:click=move |_| state.tab.set(Tab::Rules)
             >
-                {label}
+                {badge.label}
             </button>
         })
     }

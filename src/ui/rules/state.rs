@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use crate::load::link::LinkError;
 use crate::model::findings::Evaluation;
 use crate::policy::{PolicyFile, Shape};
-use crate::rules::{RuleError, RuleSet, RuleSeverity};
+use crate::rules::{RuleError, RuleSet, RuleSeverity, environment_labels};
 use crate::ui::loaded::Loaded;
 use crate::ui::timing::{mark, measure, now};
 
@@ -139,16 +139,6 @@ pub struct LinkRules {
     pub text: String,
 }
 
-/// The labels rules are evaluated with, from the `environment` field ("" = not set).
-fn labels_of(environment: &str) -> BTreeMap<String, String> {
-    let e = environment.trim();
-    if e.is_empty() {
-        BTreeMap::new()
-    } else {
-        BTreeMap::from([("environment".to_string(), e.to_string())])
-    }
-}
-
 impl RulesState {
     /// Creates the state, reading the user's rules from localStorage.
     pub fn new(loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage>) -> Self {
@@ -194,7 +184,7 @@ impl RulesState {
                 return;
             }
             let rules = rule_text(from_link, text);
-            let labels = environment.with(|e| labels_of(e));
+            let labels = environment.with(|e| environment_labels(e));
             let plan = plan_key(&loaded);
             let files = policies.get();
             let asked = PolicyAsk {
@@ -275,7 +265,7 @@ impl RulesState {
                         &builtin
                     }
                 };
-                let labels = environment.with(|e| labels_of(e));
+                let labels = environment.with(|e| environment_labels(e));
                 (loaded.analysis.evaluate(&loaded.doc, rules, &labels), None)
             } else {
                 if parsed.0.is_err() {
@@ -357,7 +347,7 @@ impl RulesState {
 
     /// The labels rules are evaluated with.
     pub fn labels(&self) -> BTreeMap<String, String> {
-        self.environment.with_untracked(|e| labels_of(e))
+        self.environment.with_untracked(|e| environment_labels(e))
     }
 
     /// The worst finding's severity on a row, for list and graph marks.
