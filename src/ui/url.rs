@@ -83,6 +83,7 @@ pub fn sync_fragment(state: AppState) {
                     name,
                     glance: None,
                     view: LinkView::default(),
+                    ..Default::default()
                 },
                 keep_query,
             ))

@@ -21,6 +21,7 @@
 mod fleet;
 mod policies;
 mod report;
+mod set;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -139,18 +140,25 @@ fn main() -> ExitCode {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        ["summary", path] => summary(path),
-        ["summary", rest @ ..] => match Options::parse(rest, &["text", "markdown"]) {
+        ["summary", rest @ ..] => match Options::parse(rest, &["text", "markdown", "json"]) {
             Ok(o) if o.redacted => usage(),
-            Ok(o) if o.format.as_deref() == Some("markdown") => markdown(&o),
-            Ok(o)
-                if o.rules.is_none()
-                    && o.labels.is_empty()
-                    && o.base.is_none()
-                    && o.plan_url.is_none() =>
-            {
-                summary(&o.path)
-            }
+            Ok(o) => with_plans(o, |o, gathered| match gathered {
+                Plans::Set(members, problems) => summary_set(o, &members, &problems),
+                Plans::One if o.format.as_deref() == Some("markdown") => markdown(o),
+                Plans::One if o.format.as_deref() == Some("json") => match one_member(&o.path) {
+                    Ok(members) => summary_set(o, &members, &[]),
+                    Err(code) => code,
+                },
+                Plans::One
+                    if o.rules.is_none()
+                        && o.labels.is_empty()
+                        && o.base.is_none()
+                        && o.plan_url.is_none() =>
+                {
+                    summary(&o.path)
+                }
+                Plans::One => usage(),
+            }),
             _ => usage(),
         },
         ["check", rest @ ..] => match Options::parse(rest, &["text", "json"]) {
@@ -163,12 +171,24 @@ fn main() -> ExitCode {
                     && o.plan_url.is_none()
                     && !o.path.is_empty() =>
             {
-                check(&o)
+                with_plans(o, |o, gathered| match gathered {
+                    Plans::Set(members, _) => check_set(o, &members),
+                    Plans::One => check(o),
+                })
             }
             _ => usage(),
         },
         ["link", rest @ ..] => match Options::parse(rest, &[]) {
-            Ok(o) if o.base.is_some() && !(o.redacted && o.plan_url.is_some()) => link(&o),
+            Ok(o) if o.base.is_some() && !(o.redacted && o.plan_url.is_some()) => {
+                with_plans(o, |o, gathered| match gathered {
+                    Plans::Set(members, _) if o.plan_url.is_none() => link_set(o, &members),
+                    Plans::Set(..) => {
+                        eprintln!("planlens: --plan-url links one plan; give one file");
+                        ExitCode::from(64)
+                    }
+                    Plans::One => link(o),
+                })
+            }
             _ => usage(),
         },
         ["graph", path]
@@ -207,7 +227,10 @@ fn usage() -> ExitCode {
 /// Options of `check`, `summary` and `link`: one path, `--format`, `--rules`, repeated
 /// `--label K=V`, `--base URL`, `--redacted`.
 struct Options {
+    /// The first path (the one plan of the one-plan commands).
     path: String,
+    /// Every path given: files, folders, archives, `-`.
+    paths: Vec<String>,
     format: Option<String>,
     rules: Option<String>,
     labels: BTreeMap<String, String>,
@@ -221,7 +244,8 @@ struct Options {
 
 impl Options {
     fn parse(args: &[&str], formats: &[&str]) -> Result<Options, ()> {
-        let (mut path, mut format, mut rules, mut labels) = (None, None, None, BTreeMap::new());
+        let (mut paths, mut format, mut rules, mut labels) =
+            (Vec::<String>::new(), None, None, BTreeMap::new());
         let (mut base, mut redacted, mut plan_url) = (None, false, None);
         let mut policy = policies::PolicyArgs::default();
         let mut it = args.iter();
@@ -254,16 +278,15 @@ impl Options {
                     labels.insert(k.trim().to_string(), v.trim().to_string());
                 }
                 a if a.starts_with("--") => policy.take(a, &mut it).ok_or(())??,
-                a => {
-                    if path.replace(a.to_string()).is_some() {
-                        return Err(());
-                    }
-                }
+                a => paths.push(a.to_string()),
             }
         }
         Ok(Options {
             // `check --verify` reads policies only.
-            path: path.or_else(|| policy.verify.then(String::new)).ok_or(())?,
+            path: (paths.first().cloned())
+                .or_else(|| policy.verify.then(String::new))
+                .ok_or(())?,
+            paths,
             format,
             rules,
             labels,
@@ -515,31 +538,7 @@ fn check(o: &Options) -> ExitCode {
         return ExitCode::from(evaluation.verdict.exit_code());
     }
     let text = if o.format.as_deref() == Some("json") {
-        let diagnostics = match &doc.source {
-            Source::PlanLog(facts) => facts.diagnostics.as_slice(),
-            _ => &[],
-        };
-        let findings: Vec<_> = evaluation
-            .findings
-            .iter()
-            .map(|f| {
-                serde_json::json!({
-                    "rule": f.rule_id,
-                    "severity": f.severity.key(),
-                    "message": f.message,
-                    "address": f.resource.map(|i| doc.change(&doc.rows[i]).address.to_string()),
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "verdict": evaluation.verdict.key(),
-            "planning": evaluation.planning.sentence(),
-            "findings": findings,
-            "rules": evaluation.rules_run,
-            "diagnostics": diagnostics,
-        })
-        .to_string()
-            + "\n"
+        check_json(&doc, &evaluation, None).to_string() + "\n"
     } else {
         let mut out = String::new();
         for f in &evaluation.findings {
@@ -890,4 +889,198 @@ fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>, incomplete: Option<&
         out.push_str(&format!("{}\n", drift.totals()));
     }
     out
+}
+
+/// `check --format json`'s object for one plan (with its `name` in a set).
+fn check_json(doc: &Document, evaluation: &Evaluation, name: Option<&str>) -> serde_json::Value {
+    let diagnostics = match &doc.source {
+        Source::PlanLog(facts) => facts.diagnostics.as_slice(),
+        _ => &[],
+    };
+    let findings: Vec<_> = evaluation
+        .findings
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "rule": f.rule_id,
+                "severity": f.severity.key(),
+                "message": f.message,
+                "address": f.resource.map(|i| doc.change(&doc.rows[i]).address.to_string()),
+            })
+        })
+        .collect();
+    let mut out = serde_json::json!({
+        "verdict": evaluation.verdict.key(),
+        "planning": evaluation.planning.sentence(),
+        "findings": findings,
+        "rules": evaluation.rules_run,
+        "diagnostics": diagnostics,
+    });
+    if let Some(name) = name {
+        out["name"] = name.into();
+    }
+    out
+}
+
+/// What the paths of a command hold, for its one-plan or set path.
+enum Plans {
+    /// One plan: `Options::path`.
+    One,
+    /// Several: the plans and the files skipped.
+    Set(Vec<planlens_load::set::Member>, Vec<(String, String)>),
+}
+
+/// Reads the command's paths and runs `run` with one plan (`o.path` set to it) or the set.
+fn with_plans(mut o: Options, run: impl FnOnce(&Options, Plans) -> ExitCode) -> ExitCode {
+    if o.paths.len() == 1 && o.paths[0] == "-" {
+        return run(&o, Plans::One);
+    }
+    match set::gather(&o.paths) {
+        Ok(set::Gathered::One(path)) => {
+            o.path = path;
+            run(&o, Plans::One)
+        }
+        Ok(set::Gathered::Set(members, problems)) => {
+            for (name, why) in &problems {
+                eprintln!("planlens: skipped {name}: {why}");
+            }
+            run(&o, Plans::Set(members, problems))
+        }
+        Err(code) => code,
+    }
+}
+
+/// One plan's file as a set of one (for `summary --format json`).
+fn one_member(path: &str) -> Result<Vec<planlens_load::set::Member>, ExitCode> {
+    let bytes = read_input(path).map_err(|m| {
+        eprintln!("planlens: {m}");
+        ExitCode::from(3)
+    })?;
+    let mut expanded =
+        planlens_load::set::expand(vec![(path.to_string(), bytes)]).map_err(|e| {
+            eprintln!("planlens: {path}: {e}");
+            ExitCode::from(3)
+        })?;
+    if let Some(m) = expanded.members.first_mut() {
+        m.name = std::path::Path::new(path)
+            .file_name()
+            .map_or(path.into(), |n| n.to_string_lossy().to_string());
+    }
+    Ok(expanded.members)
+}
+
+/// Opens and judges a set under the command's rules, labels and policies.
+fn judged(
+    o: &Options,
+    members: &[planlens_load::set::Member],
+    shareable: bool,
+) -> Result<Vec<set::Judged>, ExitCode> {
+    let (rules, _) = rule_set(o.rules.as_deref())?;
+    set::judge(members, &rules, &o.labels, &o.policy, shareable)
+}
+
+/// `summary` of several plans: text, JSON, or ONE Markdown comment for the whole set.
+fn summary_set(
+    o: &Options,
+    members: &[planlens_load::set::Member],
+    problems: &[(String, String)],
+) -> ExitCode {
+    let markdown = o.format.as_deref() == Some("markdown");
+    let judged = match judged(o, members, markdown && o.base.is_some()) {
+        Ok(j) => j,
+        Err(code) => return code,
+    };
+    let text = match o.format.as_deref() {
+        Some("json") => set::summary_json(&judged, problems),
+        Some("markdown") => {
+            let rows: Vec<_> = judged.iter().map(|j| j.row.clone()).collect();
+            let link = o
+                .base
+                .as_deref()
+                .map(|base| set_comment_link(o, base, &judged, members));
+            planlens_session::share::set::comment(&rows, problems, link.as_ref())
+        }
+        _ => set::summary_text(&judged, problems),
+    };
+    set::print(&text)
+}
+
+/// The link a set's comment carries: every plan when they fit, else the redacted roll-up.
+fn set_comment_link(
+    o: &Options,
+    base: &str,
+    judged: &[set::Judged],
+    members: &[planlens_load::set::Member],
+) -> CommentLink {
+    let (full, rollup) = set_links(o, base, judged, members);
+    choose_link(Some(full), None, rollup)
+}
+
+/// Both links of a set: the plans themselves, and the redacted roll-up.
+fn set_links(
+    o: &Options,
+    base: &str,
+    judged: &[set::Judged],
+    members: &[planlens_load::set::Member],
+) -> (String, String) {
+    let view = LinkView {
+        environment: o.labels.get("environment").cloned(),
+        rules: o
+            .rules
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .map(|t| planlens_load::link::encode(&t)),
+        ..LinkView::default()
+    };
+    let rows: Vec<_> = judged.iter().map(|j| j.row.clone()).collect();
+    let full =
+        planlens_session::share::set::set_link(base, &set::shareable(judged, members), &view);
+    let rollup = planlens_session::share::set::rollup_link(base, &rows, &view);
+    (full, rollup)
+}
+
+/// `check` of several plans: each plan's findings, the worst plan's exit code.
+fn check_set(o: &Options, members: &[planlens_load::set::Member]) -> ExitCode {
+    let judged = match judged(o, members, false) {
+        Ok(j) => j,
+        Err(code) => return code,
+    };
+    let text = if o.format.as_deref() == Some("json") {
+        set::check_json(&judged)
+    } else {
+        set::check_text(&judged)
+    };
+    match set::print(&text) {
+        code if code != ExitCode::SUCCESS => code,
+        _ => ExitCode::from(set::exit_code(&judged)),
+    }
+}
+
+/// `link` of several plans: the plans themselves when the link fits a comment (`--redacted`:
+/// never), else the redacted roll-up.
+fn link_set(o: &Options, members: &[planlens_load::set::Member]) -> ExitCode {
+    let judged = match judged(o, members, !o.redacted) {
+        Ok(j) => j,
+        Err(code) => return code,
+    };
+    let base = o.base.as_deref().unwrap_or_default();
+    let (full, rollup) = set_links(o, base, &judged, members);
+    let url = if o.redacted {
+        rollup
+    } else {
+        match choose_link(Some(full.clone()), None, rollup) {
+            CommentLink::Full(url) => url,
+            CommentLink::Redacted(url) => {
+                eprintln!(
+                    "planlens: the plans make a link of {} characters, too long for a comment: \
+                     this is the redacted roll-up (names, counts, addresses, findings; no values). \
+                     `planlens report` writes every plan into one file.",
+                    full.len()
+                );
+                url
+            }
+            _ => full,
+        }
+    };
+    set::print(&format!("{url}\n"))
 }

@@ -28,9 +28,13 @@
 //! `Fleet::of` run natively or in `part-readers` only: the page's fleet view needs only `Row`,
 //! `FleetIndex` and `FleetFilter`.
 
+pub mod plans;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+pub use plans::PlanRow;
 
 use planlens_load::decode;
 use planlens_load::kube::Unpacked;
@@ -41,14 +45,24 @@ use planlens_model::{Action, Document};
 use planlens_readers::Direct;
 use planlens_readers::kube::{self, Objects, PlanFormat, Stored, Terraform};
 
-/// What a workspace needs, most urgent first: the order of the fleet's rows.
+/// What a row of the roll-up needs, most urgent first: the order of its rows. A workspace
+/// (tf-controller) and a plan (opened with others) are two sources of rows of one roll-up; each
+/// uses its own values, and together they keep both orders: a workspace's failing, drifted,
+/// locked, stale, awaiting approval, pending, suspended, ready; a plan's failed, needs approval,
+/// destroys, drift, warn, changes, no changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Attention {
+    /// A plan's planning failed, or the file could not be read as a plan at all.
+    Failed,
     /// Ready is False for a failure (planning, applying, retries used up, …).
     Failing,
+    /// A plan's rules or policies found a deny: it needs approval.
+    NeedsApproval,
+    /// A plan destroys, replaces or forgets something.
+    Destroys,
     /// The controller found drift (Ready's reason `DriftDetected`, or the pending plan was made
-    /// to undo drift).
+    /// to undo drift); or a plan found resources changed outside Terraform.
     Drifted,
     /// Another process holds the state lock.
     Locked,
@@ -57,16 +71,22 @@ pub enum Attention {
     Stale,
     /// A plan waits for someone to set `approvePlan` to its id.
     AwaitingApproval,
+    /// A plan's rules found a warning, or its planning left work for later (incomplete).
+    Warn,
+    /// A plan with changes and nothing else to look at first.
+    Changes,
     /// No verdict yet: reconciling, never reconciled, or a plan-only workspace's changes.
     Pending,
     /// Reconciliation is suspended.
     Suspended,
+    /// A plan with no changes; or a state, which changes nothing.
+    NoChanges,
     /// Ready, nothing to do.
     Ready,
 }
 
 impl Attention {
-    /// Every value, most urgent first.
+    /// Every value a workspace can have, most urgent first.
     pub const ALL: [Attention; 8] = [
         Attention::Failing,
         Attention::Drifted,
@@ -78,16 +98,33 @@ impl Attention {
         Attention::Ready,
     ];
 
+    /// Every value a plan can have, most urgent first.
+    pub const PLANS: [Attention; 7] = [
+        Attention::Failed,
+        Attention::NeedsApproval,
+        Attention::Destroys,
+        Attention::Drifted,
+        Attention::Warn,
+        Attention::Changes,
+        Attention::NoChanges,
+    ];
+
     /// A short lowercase name for filters, CSS classes and JSON.
     pub fn key(self) -> &'static str {
         match self {
+            Attention::Failed => "failed",
             Attention::Failing => "failing",
+            Attention::NeedsApproval => "needs-approval",
+            Attention::Destroys => "destroys",
             Attention::Drifted => "drifted",
             Attention::Locked => "locked",
             Attention::AwaitingApproval => "awaiting-approval",
             Attention::Stale => "stale",
+            Attention::Warn => "warn",
+            Attention::Changes => "changes",
             Attention::Pending => "pending",
             Attention::Suspended => "suspended",
+            Attention::NoChanges => "no-changes",
             Attention::Ready => "ready",
         }
     }
@@ -95,13 +132,19 @@ impl Attention {
     /// How a person would say it.
     pub fn label(self) -> &'static str {
         match self {
+            Attention::Failed => "failed",
             Attention::Failing => "failing",
+            Attention::NeedsApproval => "needs approval",
+            Attention::Destroys => "destroys",
             Attention::Drifted => "drift",
             Attention::Locked => "locked",
             Attention::AwaitingApproval => "awaiting approval",
             Attention::Stale => "stale plan",
+            Attention::Warn => "warn",
+            Attention::Changes => "changes",
             Attention::Pending => "no verdict yet",
             Attention::Suspended => "suspended",
+            Attention::NoChanges => "no changes",
             Attention::Ready => "ready",
         }
     }
@@ -283,6 +326,9 @@ pub type Counts = BTreeMap<Attention, usize>;
 pub struct FleetIndex {
     /// One per workspace, most urgent first.
     pub rows: Vec<Row>,
+    /// One per plan of plans opened together, most urgent first (`plans::sort`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plans: Vec<PlanRow>,
     /// Files that could not be read: (file name, message).
     pub problems: Vec<(String, String)>,
     /// Stored plans and states no workspace claims.
@@ -388,6 +434,7 @@ impl Fleet {
     pub fn index(&self) -> FleetIndex {
         FleetIndex {
             rows: self.rows.clone(),
+            plans: Vec::new(),
             problems: self.problems.clone(),
             unclaimed: self.unclaimed.clone(),
         }
@@ -420,6 +467,10 @@ impl Fleet {
             Attention::Failing | Attention::Drifted | Attention::Locked => 2,
             Attention::AwaitingApproval | Attention::Stale | Attention::Pending => 1,
             Attention::Suspended | Attention::Ready => 0,
+            // Plans' values: a fleet's rows never have them.
+            Attention::Failed | Attention::NeedsApproval | Attention::Destroys => 2,
+            Attention::Warn | Attention::Changes => 1,
+            Attention::NoChanges => 0,
         }
     }
 
@@ -881,6 +932,86 @@ impl FleetFilter {
         (0..rows.len())
             .filter(|&i| self.matches(&rows[i]))
             .collect()
+    }
+
+    /// True when the plan's row passes: its attention, the group (`namespace`, the first
+    /// segment of its name), the search in its name, summary, verdict, addresses and findings.
+    pub fn matches_plan(&self, row: &PlanRow) -> bool {
+        if !self.attention.is_empty() && !self.attention.contains(&row.attention) {
+            return false;
+        }
+        if self.needs_human && !row.attention.needs_human() {
+            return false;
+        }
+        if !self.namespace.is_empty() && row.group() != self.namespace {
+            return false;
+        }
+        let needle = self.search.trim().to_lowercase();
+        needle.is_empty() || row.haystack().any(|h| h.to_lowercase().contains(&needle))
+    }
+
+    /// The roll-up's entries that pass, in its order: workspaces and plans together, most
+    /// urgent first (each source keeps its own order among equals).
+    pub fn entries(&self, index: &FleetIndex) -> Vec<Entry> {
+        let mut out: Vec<(Attention, Entry)> = (index.rows.iter().enumerate())
+            .filter(|(_, r)| self.matches(r))
+            .map(|(i, r)| (r.attention, Entry::Workspace(i)))
+            .chain(
+                (index.plans.iter().enumerate())
+                    .filter(|(_, r)| self.matches_plan(r))
+                    .map(|(i, r)| (r.attention, Entry::Plan(i))),
+            )
+            .collect();
+        out.sort_by_key(|(attention, _)| *attention);
+        out.into_iter().map(|(_, e)| e).collect()
+    }
+}
+
+/// One row of the roll-up: a workspace (`FleetIndex::rows[i]`) or a plan (`plans[i]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Entry {
+    /// A tf-controller workspace.
+    Workspace(usize),
+    /// A plan opened with others.
+    Plan(usize),
+}
+
+impl FleetIndex {
+    /// How many rows need each kind of attention, workspaces and plans together.
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::new();
+        let all =
+            (self.rows.iter().map(|r| r.attention)).chain(self.plans.iter().map(|p| p.attention));
+        for attention in all {
+            *counts.entry(attention).or_default() += 1;
+        }
+        counts
+    }
+
+    /// The groups its filter offers: the workspaces' namespaces and the plans' groups.
+    pub fn groups(&self) -> Vec<String> {
+        let mut out = namespaces(&self.rows);
+        out.extend(plans::groups(&self.plans));
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The roll-up's title: `3 workspaces`, `7 plans: 5 with changes, 1 failed`, or both.
+    pub fn headline(&self) -> String {
+        let workspaces = (!self.rows.is_empty()).then(|| {
+            format!(
+                "{} workspace{}",
+                self.rows.len(),
+                if self.rows.len() == 1 { "" } else { "s" }
+            )
+        });
+        let plans = (!self.plans.is_empty()).then(|| plans::headline(&self.plans));
+        workspaces
+            .into_iter()
+            .chain(plans)
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 }
 

@@ -49,6 +49,13 @@ pub struct Fragment {
     /// What the plan's first screen shows, as text (`session::glance`), painted before the app
     /// has opened the plan: a payload of [`crate::link`].
     pub glance: Option<String>,
+    /// Several plans carried in the link, reopened as a roll-up: a payload of [`crate::link`]
+    /// holding `[{"name", "text"}, …]` (`set::read_payload`).
+    pub set: Option<String>,
+    /// A redacted roll-up carried in the link: a payload of [`crate::link`] holding its rows.
+    pub rollup: Option<String>,
+    /// Which plan of a carried set to open (its place in the set), for a row's deep link.
+    pub member: Option<usize>,
     /// How to show it.
     pub view: LinkView,
 }
@@ -71,6 +78,9 @@ impl Fragment {
                 "p" => f.plan = Some(value),
                 "n" => f.name = Some(value),
                 "g" => f.glance = Some(value),
+                "s" => f.set = Some(value),
+                "ru" => f.rollup = Some(value),
+                "pl" => f.member = value.parse().ok(),
                 "tab" => v.tab = Some(value),
                 "r" => v.address = Some(value),
                 "a" => {

@@ -121,6 +121,10 @@ pub fn split_documents(text: &str) -> Option<Vec<Range<usize>>> {
     while let Some(next) = stream.next() {
         let raw = next.ok()?;
         let end = stream.byte_offset();
+        // One document and nothing after it (a plan, the usual case): not split, not probed.
+        if ranges.is_empty() && text[end..].trim().is_empty() {
+            return None;
+        }
         let probe: PlanProbe = serde_json::from_str(raw.get()).ok()?;
         if !probe.is_plan() {
             return None;
@@ -130,4 +134,80 @@ pub fn split_documents(text: &str) -> Option<Vec<Range<usize>>> {
         start = end;
     }
     (ranges.len() > 1).then_some(ranges)
+}
+
+/// One plan of a set, before it is read by the one-plan path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The name a reviewer knows it by.
+    pub name: String,
+    /// Its text, decoded.
+    pub text: String,
+}
+
+/// What files opened together hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expanded {
+    /// The plans, in the order the files were given.
+    pub members: Vec<Member>,
+    /// Files skipped: (name, why).
+    pub problems: Vec<(String, String)>,
+}
+
+/// The plans files opened together hold: each decoded, a text of several plan JSON documents
+/// split, each named ([`names`]).
+pub fn expand(files: Vec<(String, Vec<u8>)>) -> Result<Expanded, crate::LoadError> {
+    let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+    let named = names(&paths);
+    let mut out = Expanded::default();
+    let several = files.len() > 1;
+    for ((path, bytes), name) in files.into_iter().zip(named) {
+        let text = match crate::decode::decode(bytes) {
+            Ok(d) => d.text,
+            Err(e) => {
+                out.problems.push((path, e.to_string()));
+                continue;
+            }
+        };
+        match split_documents(&text) {
+            Some(ranges) => {
+                for (i, r) in ranges.into_iter().enumerate() {
+                    let section = format!("plan {}", i + 1);
+                    out.members.push(Member {
+                        name: if several {
+                            format!("{name}/{section}")
+                        } else {
+                            section
+                        },
+                        text: text[r].to_string(),
+                    });
+                }
+            }
+            None => out.members.push(Member { name, text }),
+        }
+    }
+    Ok(out)
+}
+
+/// The plans a set link carries (`Fragment::set`, its payload decoded): `[{"name", "text"}, …]`.
+pub fn read_payload(json: &str) -> Result<Vec<Member>, crate::LoadError> {
+    #[derive(Deserialize)]
+    struct Carried {
+        name: String,
+        text: String,
+    }
+    let list: Vec<Carried> =
+        serde_json::from_str(json).map_err(|e| crate::LoadError::InvalidReport {
+            what: "set of plans".to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })?;
+    Ok(list
+        .into_iter()
+        .map(|c| Member {
+            name: c.name,
+            text: c.text,
+        })
+        .collect())
 }

@@ -192,6 +192,7 @@ pub use rule::{FAILING_CHECKS, Rule, RuleError};
 
 use parse::{Errors, parse_file};
 use planlens_model::mask::Mask;
+use std::collections::BTreeMap;
 
 /// The labels rules are evaluated with when a user or a link names only an `environment` (the
 /// page's label field, a link's `env=`): none when it is blank, else that one, trimmed.
@@ -202,6 +203,26 @@ pub fn environment_labels(environment: &str) -> std::collections::BTreeMap<Strin
     } else {
         std::collections::BTreeMap::from([("environment".to_string(), e.to_string())])
     }
+}
+
+/// True when `text` fits `pattern`, where `*` stands for any run of characters (`/` included)
+/// and the rest must be equal.
+fn wildcard(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, rest) = parts.split_first().unwrap_or((&"", &[]));
+    let Some(mut left) = text.strip_prefix(first) else {
+        return false;
+    };
+    let Some((last, middle)) = rest.split_last() else {
+        return left.is_empty();
+    };
+    for part in middle {
+        match left.find(part) {
+            Some(at) => left = &left[at + part.len()..],
+            None => return false,
+        }
+    }
+    left.len() >= last.len() && left.ends_with(last)
 }
 
 /// The built-in pack's rule file, as shipped (shown in the UI, a starting point for teams).
@@ -215,6 +236,8 @@ pub struct RuleSet {
     includes_builtin: bool,
     /// The file's `[mask]` table: which attribute names hold secrets.
     mask: Mask,
+    /// The file's `[[plans]]`: (plan name pattern, labels).
+    plan_labels: Vec<(String, BTreeMap<String, String>)>,
 }
 
 impl RuleSet {
@@ -225,6 +248,7 @@ impl RuleSet {
                 rules: file.rules,
                 includes_builtin: true,
                 mask: Mask::default(),
+                plan_labels: Vec::new(),
             },
             // The pack is part of the source and a unit test parses it.
             Err(errors) => panic!("builtin.toml does not parse: {:?}", errors.into_sorted()),
@@ -244,14 +268,41 @@ impl RuleSet {
                 rules,
                 includes_builtin: true,
                 mask,
+                plan_labels: file.plan_labels,
             })
         } else {
             Ok(RuleSet {
                 rules: file.rules,
                 includes_builtin: false,
                 mask,
+                plan_labels: file.plan_labels,
             })
         }
+    }
+
+    /// The labels for the plan named `plan` (in a set of plans): `labels` given by the user,
+    /// plus those of every `[[plans]]` table whose `match` fits its name (a later table wins),
+    /// except where the user's `labels` or the plan's own `variables` already name the key —
+    /// those still win, as for a plan opened alone.
+    pub fn labels_for(
+        &self,
+        plan: &str,
+        labels: &BTreeMap<String, String>,
+        variables: &[&str],
+    ) -> BTreeMap<String, String> {
+        let mut out = labels.clone();
+        let mut mapped = BTreeMap::new();
+        for (pattern, set) in &self.plan_labels {
+            if wildcard(pattern, plan) {
+                mapped.extend(set.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+        }
+        for (k, v) in mapped {
+            if !out.contains_key(&k) && !variables.contains(&k.as_str()) {
+                out.insert(k, v);
+            }
+        }
+        out
     }
 
     /// The secret-name mask the file asks for (`[mask]`): the built-in patterns unless it sets

@@ -5,6 +5,7 @@
 //! them at once, each pointing at the key or value at fault.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use regex_lite::Regex;
@@ -37,6 +38,8 @@ pub(crate) struct ParsedFile {
     pub(crate) mask_patterns: Vec<String>,
     /// `[mask] builtin`: false turns the built-in secret-name patterns off.
     pub(crate) mask_builtin: bool,
+    /// `[[plans]]`: labels for the plans of a set whose name matches a pattern.
+    pub(crate) plan_labels: Vec<(String, BTreeMap<String, String>)>,
 }
 
 /// Errors found so far, each with its byte offset for sorting and locating.
@@ -178,6 +181,7 @@ pub(crate) fn parse_file<'t>(
         include_builtin: true,
         mask_patterns: Vec::new(),
         mask_builtin: true,
+        plan_labels: Vec::new(),
     };
     for (key, value) in entries(root.get_ref()) {
         match key.get_ref().as_ref() {
@@ -216,9 +220,13 @@ pub(crate) fn parse_file<'t>(
                 ),
             },
             "mask" => p.mask(value, &mut file),
+            "plans" => p.plans(value, &mut file),
             other => p.error(
                 key.span().start,
-                format!("unknown key \"{other}\"; expected include_builtin, [mask] or [[rule]]"),
+                format!(
+                    "unknown key \"{other}\"; expected include_builtin, [mask], [[plans]] or \
+                     [[rule]]"
+                ),
             ),
         }
     }
@@ -310,6 +318,65 @@ impl ConditionKind {
 impl<'t> Parser<'t> {
     /// `[mask]`: `patterns = ["*_pin", …]` (globs on attribute names, added to the built-in
     /// secret-name patterns) and `builtin = false` (turns those off).
+    /// `[[plans]]`: `match = "prod/*"` (a plan name; `*` matches anything, `/` included) and
+    /// `labels = { environment = "prod" }`.
+    fn plans(&mut self, value: &Spanned<DeValue>, file: &mut ParsedFile) {
+        let DeValue::Array(items) = value.get_ref() else {
+            return self.error(
+                value.span().start,
+                "plans are an array of tables: write [[plans]] with double brackets".to_string(),
+            );
+        };
+        for item in items.iter() {
+            let DeValue::Table(table) = item.get_ref() else {
+                self.error(
+                    item.span().start,
+                    format!(
+                        "each [[plans]] must be a table, found {}",
+                        kind(item.get_ref())
+                    ),
+                );
+                continue;
+            };
+            let (mut pattern, mut labels) = (None, BTreeMap::new());
+            for (key, value) in entries(table) {
+                match key.get_ref().as_ref() {
+                    "match" => pattern = self.string(value, "plans match").map(str::to_string),
+                    "labels" => match value.get_ref() {
+                        DeValue::Table(t) => {
+                            for (k, v) in entries(t) {
+                                if let Some(v) = self.string(v, "a label's value") {
+                                    labels.insert(k.get_ref().to_string(), v.to_string());
+                                }
+                            }
+                        }
+                        other => self.error(
+                            value.span().start,
+                            format!(
+                                "plans labels are a table ({{ environment = \"prod\" }}), found {}",
+                                kind(other)
+                            ),
+                        ),
+                    },
+                    other => self.error(
+                        key.span().start,
+                        format!("unknown key \"{other}\" in [[plans]]; expected match or labels"),
+                    ),
+                }
+            }
+            match pattern {
+                Some(pattern) if !pattern.trim().is_empty() => {
+                    file.plan_labels.push((pattern.trim().to_string(), labels))
+                }
+                _ => self.error(
+                    item.span().start,
+                    "[[plans]] needs match = \"a plan name pattern\", such as \"prod/*\""
+                        .to_string(),
+                ),
+            }
+        }
+    }
+
     fn mask(&mut self, value: &Spanned<DeValue>, file: &mut ParsedFile) {
         let DeValue::Table(table) = value.get_ref() else {
             return self.error(

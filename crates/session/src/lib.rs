@@ -21,6 +21,7 @@
 pub mod analysis;
 pub mod glance;
 pub mod index;
+pub mod set;
 pub mod share;
 
 use std::collections::BTreeMap;
@@ -246,6 +247,14 @@ pub enum Response {
     FleetFile { name: String, text: String },
     /// The dependency graph, made from the full plan.
     Graph(Box<CarriedGraph>),
+    /// The files hold several plans: their names (the worker sends their texts beside the
+    /// answer, as bytes) and the files skipped, with why.
+    Set {
+        names: Vec<String>,
+        problems: Vec<(String, String)>,
+    },
+    /// The roll-up's rows of the plans a worker was given.
+    Rows(Vec<planlens_fleet::PlanRow>),
 }
 
 /// What opening files gave: one plan (or state, or anything else a document holds) with its
@@ -255,6 +264,8 @@ pub enum Opened {
     Plan(Box<Session>),
     /// Workspaces, with the plans and states stored beside them.
     Fleet(Box<OpenFleet>),
+    /// Several plans (files, an archive, a text of several plans), not yet read.
+    Set(Box<set::OpenSet>),
 }
 
 /// Answers a request to the worker holding a fleet: a row's plan or state as a file, which the
@@ -289,6 +300,24 @@ fn names_kubernetes_kinds(bytes: &[u8]) -> bool {
     start.trim_start().starts_with(['{', '['])
         && start.contains("\"apiVersion\"")
         && start.contains("\"kind\"")
+}
+
+/// True when one file may hold several plans, so it is expanded before it is opened: an archive
+/// (zip, tar, gzip), a small text (an Atlantis or digger comment, a Terragrunt log, plans one
+/// after another), or a large one that names a plan's `planned_values` more than once. A single
+/// large plan is never read twice for it.
+fn may_hold_several(bytes: &[u8]) -> bool {
+    const SMALL: usize = 8 * 1024 * 1024;
+    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(&[0x1f, 0x8b]) || bytes.len() <= SMALL
+    {
+        return true;
+    }
+    let key = b"\"planned_values\"";
+    bytes
+        .windows(key.len())
+        .filter(|w| w == key)
+        .nth(1)
+        .is_some()
 }
 
 /// True when `bytes` may be Kubernetes objects naming tf-controller `Terraform` resources (a
@@ -330,30 +359,46 @@ impl Session {
         readers: &dyn FleetReaders,
     ) -> Result<Opened, LoadError> {
         if files.len() == 1 && !may_hold_workspaces(&files[0].1) {
+            if may_hold_several(&files[0].1) {
+                let expanded = planlens_load::set::expand(files.clone())?;
+                if expanded.members.len() > 1 {
+                    return Ok(Opened::Set(Box::new(set::OpenSet {
+                        members: expanded.members,
+                        problems: expanded.problems,
+                    })));
+                }
+            }
             let (_, bytes) = files.remove(0);
             return Session::open_bytes(bytes, options, readers).map(|s| Opened::Plan(Box::new(s)));
+        }
+        // Files that are not Kubernetes objects opened together are plans (and logs, text
+        // plans, states, archives of them): a set, each read by the one-plan path.
+        if files.len() > 1
+            && files
+                .iter()
+                .any(|(_, bytes)| !names_kubernetes_kinds(bytes))
+        {
+            let expanded = planlens_load::set::expand(files)?;
+            return match expanded.members.len() {
+                0 => Err(LoadError::Controller {
+                    message: format!(
+                        "None of these files holds a plan: {}",
+                        (expanded.problems.iter())
+                            .map(|(name, why)| format!("{name}: {why}"))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    ),
+                }),
+                _ => Ok(Opened::Set(Box::new(set::OpenSet {
+                    members: expanded.members,
+                    problems: expanded.problems,
+                }))),
+            };
         }
         // A single file of Kubernetes objects without a workspace (a plan Secret) opens as its
         // document: keep it for that (such files are small).
         let single = (files.len() == 1).then(|| files[0].1.clone());
         let count = files.len();
-        // Files opened together are Kubernetes objects (a fleet, or a plan with its state): one
-        // that is not (a plan's JSON) would be left out without a word, so it is refused.
-        let strangers: Vec<String> = (files.iter())
-            .filter(|(_, bytes)| !names_kubernetes_kinds(bytes))
-            .map(|(name, _)| name.clone())
-            .collect();
-        if count > 1 && !strangers.is_empty() {
-            return Err(LoadError::Controller {
-                message: format!(
-                    "Files opened together must be Kubernetes objects (tf-controller Terraform \
-                     objects and the Secrets and ConfigMaps beside them), and {} {} not: open \
-                     a plan, a state or a log one file at a time.",
-                    strangers.join(", "),
-                    if strangers.len() == 1 { "is" } else { "are" }
-                ),
-            });
-        }
         // In the browser the fleet is read by the readers' part (the app's readers).
         let read = planlens_fleet::read_files(files, readers)?;
         if !read.fleet.index.rows.is_empty() {

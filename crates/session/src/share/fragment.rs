@@ -67,6 +67,15 @@ pub fn hash(fragment: &Fragment) -> String {
     if let Some(n) = &fragment.name {
         put("n", n);
     }
+    if let Some(m) = fragment.member {
+        put("pl", &m.to_string());
+    }
+    if let Some(r) = &fragment.rollup {
+        put("ru", r);
+    }
+    if let Some(s) = &fragment.set {
+        put("s", s);
+    }
     if let Some(g) = &fragment.glance {
         put("g", g);
     }
@@ -108,6 +117,9 @@ mod tests {
             plan: Some("AXic".to_string()),
             name: Some("plan (1).json".to_string()),
             glance: Some("AXid".to_string()),
+            set: Some("AXie".to_string()),
+            rollup: Some("AXif".to_string()),
+            member: Some(2),
             view: LinkView {
                 tab: Some("graph".to_string()),
                 address: Some("module.a[\"x y\"].aws_instance.b[0]".to_string()),

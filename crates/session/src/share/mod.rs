@@ -9,6 +9,7 @@
 pub mod fragment;
 pub mod markdown;
 pub mod redacted;
+pub mod set;
 pub mod strip;
 
 use std::collections::BTreeMap;
@@ -110,6 +111,7 @@ pub fn full_link(
             name: Some(doc.name.clone()),
             glance,
             view: view.clone(),
+            ..Default::default()
         },
     )
 }
@@ -143,6 +145,7 @@ pub fn redacted_link(
             name: Some(doc.name.clone()),
             glance,
             view,
+            ..Default::default()
         },
     )
 }
