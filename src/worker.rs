@@ -40,6 +40,8 @@ thread_local! {
     static TIMINGS: RefCell<Vec<(&'static str, f64)>> = const { RefCell::new(Vec::new()) };
     /// The readers the session reads with: the readers' part, once loaded ([`load_readers`]).
     static READERS: PartReaders = PartReaders::new();
+    /// The texts of the plans an open found several of, sent beside its `Set` answer.
+    static SET_TEXTS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
 fn scope() -> web_sys::DedicatedWorkerGlobalScope {
@@ -73,9 +75,11 @@ fn reply(id: f64, mut response: Response) {
         Response::Opened(index) => Some(std::mem::take(&mut index.plan)),
         _ => None,
     };
-    // The Rego engine's inputs (the plan's text, megabytes) go as bytes too.
+    // The Rego engine's inputs (the plan's text, megabytes) go as bytes too, and so do the
+    // texts of a set's plans.
     let inputs = match &mut response {
         Response::PolicyInputs { inputs, .. } => std::mem::take(inputs),
+        Response::Set { .. } => SET_TEXTS.with(|t| std::mem::take(&mut *t.borrow_mut())),
         _ => Vec::new(),
     };
     let started = js_sys::Date::now();
@@ -125,6 +129,13 @@ pub fn worker_start() {
             match get(&data, "kind").as_string().as_deref() {
                 Some("open") => wasm_bindgen_futures::spawn_local(async move {
                     let response = match open(id, &data).await {
+                        Ok(response) => response,
+                        Err(message) => Response::Failed(message),
+                    };
+                    reply(id, response);
+                }),
+                Some("rows") => wasm_bindgen_futures::spawn_local(async move {
+                    let response = match rows(id, &data).await {
                         Ok(response) => response,
                         Err(message) => Response::Failed(message),
                     };
@@ -181,6 +192,16 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
             FLEET.with(|f| *f.borrow_mut() = Some(*fleet));
             return Ok(Response::Fleet(Box::new(index)));
         }
+        // Several plans: the page has them opened by as many workers as it has cores.
+        Opened::Set(set) => {
+            let names = set.members.iter().map(|m| m.name.clone()).collect();
+            let texts = set.members.into_iter().map(|m| m.text).collect();
+            SET_TEXTS.with(|t| *t.borrow_mut() = texts);
+            return Ok(Response::Set {
+                names,
+                problems: set.problems,
+            });
+        }
     };
     clock.lap("load");
     let index = session.index(options.rules.as_deref(), &options.labels);
@@ -188,6 +209,43 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
     SESSION.with(|s| *s.borrow_mut() = Some(session));
     TIMINGS.with(|t| *t.borrow_mut() = clock.laps);
     Ok(Response::Opened(Box::new(index)))
+}
+
+/// Opens the plans of a set `data` carries (`names`, `members` — their places in the set —
+/// and `texts`, UTF-8 bytes) one after the other and answers their roll-up rows, saying after
+/// each how many are done. A plan that needs the readers' part waits for it, once.
+async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
+    let options: OpenOptions =
+        serde_json::from_str(&get(data, "options").as_string().unwrap_or_default())
+            .map_err(|e| format!("the page's options do not read: {e}"))?;
+    // Rules that do not parse judge with the built-in pack here; the Rules tab shows why.
+    let rules = planlens::session::set::rule_set(options.rules.as_deref())
+        .unwrap_or_else(|_| planlens::rules::RuleSet::builtin());
+    let names = js_sys::Array::from(&get(data, "names"));
+    let members = js_sys::Array::from(&get(data, "members"));
+    let texts = js_sys::Array::from(&get(data, "texts"));
+    let total = names.length() as f64;
+    let mut out = Vec::new();
+    for i in 0..names.length() {
+        let member = planlens::load::set::Member {
+            name: names.get(i).as_string().unwrap_or_default(),
+            text: String::from_utf8_lossy(&js_sys::Uint8Array::new(&texts.get(i)).to_vec())
+                .into_owned(),
+        };
+        let index = members.get(i).as_f64().unwrap_or(0.0) as usize;
+        READERS.with(PartReaders::take_missed);
+        let mut row =
+            READERS.with(|r| planlens::session::set::row_of(&member, index, &options, &rules, r).0);
+        if READERS.with(PartReaders::take_missed) {
+            progress(id, "part:readers", 0.0, 0.0);
+            load_readers().await?;
+            row = READERS
+                .with(|r| planlens::session::set::row_of(&member, index, &options, &rules, r).0);
+        }
+        out.push(row);
+        progress(id, "plans", i as f64 + 1.0, total);
+    }
+    Ok(Response::Rows(out))
 }
 
 /// The files `data` carries (name, bytes), YAML made JSON.
@@ -202,10 +260,17 @@ async fn read_all(
     let files = get(data, "files");
     let mut read = Vec::new();
     if let Some(list) = files.dyn_ref::<js_sys::Array>() {
-        // Several files chosen or dropped together (a fleet): read one after the other.
-        for file in list.iter() {
+        // Several files chosen or dropped together (a fleet, a set of plans, a folder): read
+        // one after the other, each under its path in the folder when it has one.
+        let paths = js_sys::Array::from(&get(data, "paths"));
+        for (i, file) in list.iter().enumerate() {
             if let Some(file) = file.dyn_ref::<web_sys::File>() {
-                read.push((file.name(), read_file(id, file).await?));
+                let name = paths
+                    .get(i as u32)
+                    .as_string()
+                    .filter(|p| !p.is_empty())
+                    .unwrap_or_else(|| file.name());
+                read.push((name, read_file(id, file).await?));
             }
         }
     } else if let Some(file) = file.dyn_ref::<web_sys::File>() {

@@ -43,8 +43,9 @@ pub enum Input {
     Bytes(Vec<u8>),
     /// Text: pasted, a sample, a kept plan, a link's plan.
     Text(String),
-    /// Several files chosen or dropped together (a fleet of tf-controller workspaces).
-    Files(Vec<web_sys::File>),
+    /// Several files chosen or dropped together (a fleet of tf-controller workspaces, a set of
+    /// plans), each with its path in a dropped folder (empty: its name).
+    Files(Vec<(web_sys::File, String)>),
 }
 
 /// What an open gave.
@@ -53,6 +54,13 @@ pub enum Opened {
     Plan(Box<Index>),
     /// A fleet of workspaces; the worker holding it answers [`fleet_file`].
     Fleet(Box<crate::fleet::FleetIndex>),
+    /// Several plans, not yet read: their names, texts (UTF-8) and the files skipped; [`rows`]
+    /// reads them.
+    Set {
+        names: Vec<String>,
+        texts: Vec<js_sys::Uint8Array>,
+        problems: Vec<(String, String)>,
+    },
 }
 
 /// How far an open has got.
@@ -64,6 +72,8 @@ pub enum Progress {
     Parsing { bytes: f64 },
     /// Fetching a lazily loaded part of the app the file needs (`yaml`).
     Part { name: String },
+    /// Opening a set's plans: `done` of `total` read.
+    Plans { done: f64, total: f64 },
 }
 
 type OnProgress = Rc<dyn Fn(Progress)>;
@@ -97,6 +107,8 @@ thread_local! {
     static NEXT_ID: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
     /// The worker holding the open fleet, if any (it stays while plans are opened from it).
     static FLEET: RefCell<Option<Conn>> = const { RefCell::new(None) };
+    /// Workers reading a set's plans (what Cancel stops).
+    static POOL: RefCell<Vec<(web_sys::Worker, Pending)>> = const { RefCell::new(Vec::new()) };
     /// Lazily loaded parts running in workers of their own (the Rego engine), once started.
     static PART_WORKERS: RefCell<HashMap<&'static str, Rc<Conn>>> = RefCell::new(HashMap::new());
 }
@@ -223,6 +235,7 @@ async fn start_worker(part: Option<&str>) -> Result<Conn, String> {
                             Some(phase) if phase.starts_with("part:") => Progress::Part {
                                 name: phase["part:".len()..].to_string(),
                             },
+                            Some("plans") => Progress::Plans { done, total },
                             _ => Progress::Parsing { bytes: total },
                         });
                     }
@@ -453,11 +466,13 @@ async fn open_in(
                     let _ = Reflect::set(&message, &"text".into(), &text.into());
                 }
                 Input::Files(files) => {
-                    let list = js_sys::Array::new();
-                    for file in files {
+                    let (list, paths) = (js_sys::Array::new(), js_sys::Array::new());
+                    for (file, path) in files {
                         list.push(&file);
+                        paths.push(&JsValue::from_str(&path));
                     }
                     let _ = Reflect::set(&message, &"files".into(), &list);
+                    let _ = Reflect::set(&message, &"paths".into(), &paths);
                 }
             }
             let answer = call(
@@ -477,6 +492,7 @@ async fn open_in(
             super::timing::mark("planlens:index-decode-start");
             // The answer's JSON and the plan's text (megabytes) are decoded in separate tasks,
             // so neither holds the page for long.
+            let answer_data = answer.clone().unwrap_or(JsValue::UNDEFINED);
             let response = match answer.and_then(|data| Ok((decode_answer(&data)?, data))) {
                 Ok((mut response, data)) => {
                     if matches!(response, Response::Opened(_)) {
@@ -495,6 +511,18 @@ async fn open_in(
                 Ok(Response::Opened(index)) => {
                     install(Backend::Worker(conn));
                     return Ok(Opened::Plan(index));
+                }
+                Ok(Response::Set { names, problems }) => {
+                    conn.worker.terminate();
+                    let texts = js_sys::Array::from(&get(&answer_data, "inputs"))
+                        .iter()
+                        .map(|t| t.unchecked_into::<js_sys::Uint8Array>())
+                        .collect();
+                    return Ok(Opened::Set {
+                        names,
+                        texts,
+                        problems,
+                    });
                 }
                 Ok(Response::Fleet(index)) => {
                     // The open plan (if any) stays; this worker answers the fleet's rows.
@@ -582,6 +610,119 @@ fn install(backend: Backend) {
 pub fn cancel() {
     LATEST.with(|l| l.set(l.get() + 1));
     stop_opening();
+    stop_pool();
+}
+
+/// Stops the workers reading a set's plans, if any.
+fn stop_pool() {
+    for (worker, pending) in POOL.with(|p| std::mem::take(&mut *p.borrow_mut())) {
+        worker.terminate();
+        fail_all(&pending, "cancelled".to_string());
+    }
+}
+
+/// Reads a set's plans (`names[i]`, `texts[i]`) in workers, one per core at most, each given
+/// plans of about the same total size, and gives their roll-up rows in the roll-up's order;
+/// `on` hears how many are done. The texts stay the page's (each worker gets copies), so a
+/// row can open its plan later. Cancel stops every worker.
+pub async fn rows(
+    names: &[String],
+    texts: &[js_sys::Uint8Array],
+    options: &OpenOptions,
+    on: impl Fn(Progress) + 'static,
+) -> Result<Vec<crate::fleet::PlanRow>, String> {
+    let ticket = LATEST.with(|l| l.get());
+    let cores = window().navigator().hardware_concurrency().max(1.0) as usize;
+    let count = cores.min(names.len()).max(1);
+    // Largest first, each to the least loaded worker.
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(texts[i].length()));
+    let mut shares: Vec<(u64, Vec<usize>)> = vec![(0, Vec::new()); count];
+    for i in order {
+        if let Some(least) = shares.iter_mut().min_by_key(|(size, _)| *size) {
+            least.0 += u64::from(texts[i].length());
+            least.1.push(i);
+        }
+    }
+    let mut conns = Vec::new();
+    for _ in 0..count {
+        let spare = SPARE.with(|s| s.borrow_mut().take());
+        let conn = match spare {
+            Some(conn) => conn,
+            None => start_worker(None).await?,
+        };
+        POOL.with(|p| {
+            p.borrow_mut()
+                .push((conn.worker.clone(), conn.pending.clone()))
+        });
+        conns.push(conn);
+    }
+    prepare();
+    if !is_latest(ticket) {
+        stop_pool();
+        return Err("cancelled".to_string());
+    }
+    let total = names.len() as f64;
+    let done_by: Rc<RefCell<Vec<f64>>> = Rc::new(RefCell::new(vec![0.0; count]));
+    let on: OnProgress = Rc::new(on);
+    let options_json = serde_json::to_string(options).unwrap_or_default();
+    let promises = js_sys::Array::new();
+    for (w, (conn, (_, share))) in conns.iter().zip(&shares).enumerate() {
+        let message = Object::new();
+        let _ = Reflect::set(&message, &"kind".into(), &"rows".into());
+        let _ = Reflect::set(&message, &"options".into(), &options_json.clone().into());
+        let (list_names, list_members, list_texts, transfer) = (
+            js_sys::Array::new(),
+            js_sys::Array::new(),
+            js_sys::Array::new(),
+            js_sys::Array::new(),
+        );
+        for &i in share {
+            list_names.push(&JsValue::from_str(&names[i]));
+            list_members.push(&JsValue::from(i as u32));
+            let copy = texts[i].slice(0, texts[i].length());
+            transfer.push(&copy.buffer());
+            list_texts.push(&copy);
+        }
+        let _ = Reflect::set(&message, &"names".into(), &list_names);
+        let _ = Reflect::set(&message, &"members".into(), &list_members);
+        let _ = Reflect::set(&message, &"texts".into(), &list_texts);
+        let (done_by, on) = (done_by.clone(), on.clone());
+        let heard: OnProgress = Rc::new(move |p: Progress| match p {
+            Progress::Plans { done, .. } => {
+                done_by.borrow_mut()[w] = done;
+                let done = done_by.borrow().iter().sum();
+                on(Progress::Plans { done, total });
+            }
+            other => on(other),
+        });
+        let (worker, pending) = (conn.worker.clone(), conn.pending.clone());
+        promises.push(&wasm_bindgen_futures::future_to_promise(async move {
+            call(&worker, &pending, message, Some(heard), Some(&transfer))
+                .await
+                .map_err(|e| JsValue::from_str(&e))
+        }));
+    }
+    let answers = JsFuture::from(Promise::all(&promises))
+        .await
+        .map_err(error_message);
+    POOL.with(|p| p.borrow_mut().clear());
+    for conn in &conns {
+        conn.worker.terminate();
+    }
+    if !is_latest(ticket) {
+        return Err("cancelled".to_string());
+    }
+    let mut rows = Vec::new();
+    for data in js_sys::Array::from(&answers?).iter() {
+        match decode_answer(&data)? {
+            Response::Rows(mut r) => rows.append(&mut r),
+            Response::Failed(message) => return Err(message),
+            _ => return Err("the worker answered something else".to_string()),
+        }
+    }
+    crate::fleet::plans::sort(&mut rows);
+    Ok(rows)
 }
 
 /// Answers every question still waiting on `pending` with a failure saying `message`.

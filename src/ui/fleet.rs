@@ -17,14 +17,14 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{AppState, open};
-use crate::fleet::{Attention, FleetFilter, Link, Row, namespaces};
+use crate::fleet::{Attention, Entry, Link, Row};
 use crate::model::text::visible;
 
-/// The Fleet view (shown while `AppState::showing_fleet`).
+/// The roll-up (shown while `AppState::showing_fleet`): workspaces and plans, one row each.
 #[component]
 pub fn FleetView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let filter = RwSignal::new(FleetFilter::default());
+    let filter = state.fleet_filter;
     let expanded = RwSignal::new(None::<String>);
     // `/` searches, as in the list; Esc clears the search.
     let keys = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
@@ -45,26 +45,25 @@ pub fn FleetView() -> impl IntoView {
         }
     });
     on_cleanup(move || keys.remove());
+    // Back from a row's plan: the row it opened gets the focus, the page its scroll.
+    if let Some((id, scroll)) = state.fleet_place.get_value() {
+        request_animation_frame(move || {
+            window().scroll_to_with_x_and_y(0.0, scroll);
+            focus(&format!(
+                "[data-testid=fleet-row][data-id=\"{}\"] [data-testid=fleet-row-head]",
+                css_escape(&id)
+            ));
+        });
+    }
     move || {
         let fleet = state.fleet.get()?;
-        let rows = fleet.rows.clone();
-        let counts = {
-            let mut c = std::collections::BTreeMap::<Attention, usize>::new();
-            for r in &rows {
-                *c.entry(r.attention).or_default() += 1;
-            }
-            c
-        };
-        let headline = format!(
-            "{} workspace{}",
-            rows.len(),
-            if rows.len() == 1 { "" } else { "s" }
-        );
-        let needs_human = rows.iter().filter(|r| r.attention.needs_human()).count();
-        let pending = rows
-            .iter()
-            .filter(|r| r.attention == crate::fleet::Attention::Pending)
-            .count();
+        let plans_only = fleet.rows.is_empty();
+        let counts = fleet.counts();
+        let needs_human: usize = (counts.iter())
+            .filter(|(a, _)| a.needs_human())
+            .map(|(_, n)| n)
+            .sum();
+        let pending = counts.get(&Attention::Pending).copied().unwrap_or(0);
         let chips = counts
             .iter()
             .map(|(&attention, &n)| {
@@ -87,19 +86,21 @@ pub fn FleetView() -> impl IntoView {
                 }
             })
             .collect_view();
-        let spaces = namespaces(&rows);
+        let spaces = fleet.groups();
         let namespace_filter = (spaces.len() > 1).then(|| {
+            let all = if plans_only { "All groups" } else { "All namespaces" };
             view! {
                 <label class="fleet-namespace">
-                    <span class="visually-hidden">"Namespace"</span>
+                    <span class="visually-hidden">{if plans_only { "Group" } else { "Namespace" }}</span>
                     <select
                         data-testid="fleet-namespace"
+                        prop:value=move || filter.with(|f| f.namespace.clone())
                         on:change=move |ev| {
                             let value = event_target_value(&ev);
                             filter.update(|f| f.namespace = value);
                         }
                     >
-                        <option value="">"All namespaces"</option>
+                        <option value="">{all}</option>
                         {spaces
                             .into_iter()
                             .map(|ns| view! { <option value=ns.clone()>{visible(&ns)}</option> })
@@ -134,14 +135,46 @@ pub fn FleetView() -> impl IntoView {
                 </button>
             }
         });
-        let list_rows = rows.clone();
-        let shown = Memo::new(move |_| filter.with(|f| f.apply(&list_rows)));
-        let all_rows = rows.clone();
+        let title = if plans_only { "" } else { "Fleet: " };
+        let verdict = crate::fleet::plans::worst_verdict(&fleet.plans).map(|v| {
+            view! {
+                <p class="rollup-verdict" data-testid="rollup-verdict">
+                    "Verdict: "
+                    <strong class=format!("rollup-verdict-chip verdict-{}", v.key())>{v.label()}</strong>
+                    " — the worst of the plans"
+                </p>
+            }
+        });
+        let redacted = (!fleet.plans.is_empty() && !open::set_has_plans()).then(|| {
+            view! {
+                <p class="fine" data-testid="rollup-redacted">
+                    "A redacted roll-up: names, counts, addresses, actions and findings, no values. \
+                     The plans themselves are not in this link."
+                </p>
+            }
+        });
+        let total = fleet.rows.len() + fleet.plans.len();
+        let noun = if plans_only { "plans" } else { "rows" };
+        let shown = {
+            let fleet = fleet.clone();
+            Memo::new(move |_| filter.with(|f| f.entries(&fleet)))
+        };
+        let hits = {
+            let fleet = fleet.clone();
+            move || {
+                let query = filter.with(|f| f.search.clone());
+                if fleet.plans.is_empty() || query.trim().is_empty() {
+                    return None;
+                }
+                let hits = crate::fleet::plans::search_changes(&fleet.plans, &query);
+                Some(search_hits(&fleet, hits, state))
+            }
+        };
         Some(view! {
             <section class="panel fleet-panel" data-testid="fleet">
                 <div class="fleet-head">
                     <h2 class="fleet-title" data-testid="fleet-summary">
-                        "Fleet: " {headline}
+                        {title} {visible(&fleet.headline())}
                         <span class="fleet-needs">
                             {if needs_human == 0 && pending > 0 {
                                 // Not "nothing needs a person" before the controller has judged.
@@ -155,8 +188,10 @@ pub fn FleetView() -> impl IntoView {
                     </h2>
                     {back}
                 </div>
+                {verdict}
+                {redacted}
                 {problems}
-                <div class="fleet-filters" role="group" aria-label="Filter the workspaces">
+                <div class="fleet-filters" role="group" aria-label="Filter the rows">
                     <button
                         class="chip-button"
                         data-testid="fleet-needs-human"
@@ -171,8 +206,8 @@ pub fn FleetView() -> impl IntoView {
                         type="search"
                         class="fleet-search"
                         data-testid="fleet-search"
-                        placeholder="Search: name, reason, resource, plan id"
-                        aria-label="Search the workspaces"
+                        placeholder=if plans_only { "Search every plan: name, address, rule" } else { "Search: name, reason, resource, plan id" }
+                        aria-label="Search the rows"
                         prop:value=move || filter.with(|f| f.search.clone())
                         on:input=move |ev| {
                             let value = event_target_value(&ev);
@@ -183,25 +218,29 @@ pub fn FleetView() -> impl IntoView {
                 <p class="fine fleet-count" data-testid="fleet-count" aria-live="polite">
                     {move || {
                         let n = shown.with(Vec::len);
-                        if n == all_rows.len() {
+                        if n == total {
                             String::new()
                         } else {
-                            format!("{n} of {} workspaces shown", all_rows.len())
+                            format!("{n} of {total} {noun} shown")
                         }
                     }}
                 </p>
+                {hits}
                 <ul class="fleet-list" data-testid="fleet-list" on:keydown=move_focus>
                     {move || {
                         let visible_rows = shown.get();
                         if visible_rows.is_empty() {
                             return view! {
-                                <li class="panel-empty" data-testid="fleet-none">"No workspace matches."</li>
+                                <li class="panel-empty" data-testid="fleet-none">"Nothing matches."</li>
                             }
                             .into_any();
                         }
                         visible_rows
                             .into_iter()
-                            .map(|i| fleet_row(rows[i].clone(), expanded, state))
+                            .map(|entry| match entry {
+                                Entry::Workspace(i) => fleet_row(fleet.rows[i].clone(), expanded, state).into_any(),
+                                Entry::Plan(i) => plan_row(fleet.plans[i].clone(), expanded, state).into_any(),
+                            })
                             .collect_view()
                             .into_any()
                     }}
@@ -209,6 +248,208 @@ pub fn FleetView() -> impl IntoView {
                 {unclaimed}
             </section>
         })
+    }
+}
+
+/// Back to the roll-up from a row's plan.
+pub fn back(state: AppState) {
+    state.showing_fleet.set(true);
+}
+
+/// `"` and `\` escaped for a CSS attribute selector's quoted value.
+fn css_escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// At most this many search hits are listed; the rest are counted.
+const MAX_HITS: usize = 200;
+
+/// Where the search's words are among every plan's changes: one line per change, with its plan's
+/// name, opening that plan with the change selected.
+fn search_hits(
+    fleet: &crate::fleet::FleetIndex,
+    hits: Vec<crate::fleet::plans::Hit>,
+    state: AppState,
+) -> impl IntoView + use<> {
+    let count = hits.len();
+    let plans_hit = {
+        let mut p: Vec<usize> = hits.iter().map(|h| h.plan).collect();
+        p.dedup();
+        p.len()
+    };
+    let can_open = open::set_has_plans();
+    let items = hits
+        .into_iter()
+        .take(MAX_HITS)
+        .map(|h| {
+            let row = &fleet.plans[h.plan];
+            let change = &row.changes[h.change];
+            let (member, address) = (row.member, change.address.clone());
+            let label = crate::model::Action::from_key(&change.action).map_or(change.action.clone(), |a| a.label().to_string());
+            view! {
+                <li>
+                    <button
+                        class="rollup-hit"
+                        data-testid="rollup-hit"
+                        disabled=!can_open
+                        on:click=move |_| {
+                            remember_place(state, member);
+                            open::open_member(state, member, Some(address.clone()));
+                        }
+                    >
+                        <span class="rollup-hit-plan">{visible(&row.name)}</span>
+                        <span class=format!("rollup-hit-action action-{}", change.action)>{label}</span>
+                        <span class="addr">{visible(&change.address)}</span>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    (count > 0).then(|| {
+        view! {
+            <div class="rollup-hits" data-testid="rollup-hits">
+                <p class="fine">
+                    {format!(
+                        "{count} change{} in {plans_hit} plan{} match{}",
+                        if count == 1 { "" } else { "s" },
+                        if plans_hit == 1 { "" } else { "s" },
+                        if count == 1 { "es" } else { "" }
+                    )}
+                    {(count > MAX_HITS).then(|| format!(" (the first {MAX_HITS} shown)"))}
+                </p>
+                <ul class="rollup-hit-list">{items}</ul>
+            </div>
+        }
+    })
+}
+
+/// Remembers the row a plan was opened from and the page's scroll, for the way back.
+fn remember_place(state: AppState, member: usize) {
+    let id = state
+        .fleet
+        .with_untracked(|f| {
+            f.as_ref().and_then(|f| {
+                f.plans
+                    .iter()
+                    .find(|p| p.member == member)
+                    .map(|p| p.name.clone())
+            })
+        })
+        .unwrap_or_default();
+    let scroll = window().scroll_y().unwrap_or(0.0);
+    state.fleet_place.set_value(Some((id, scroll)));
+}
+
+/// One plan: its header (a button that opens the plan, or in a redacted roll-up shows what it
+/// changes) with its name, what it needs, its summary, counts, verdict and findings.
+fn plan_row(
+    row: crate::fleet::PlanRow,
+    expanded: RwSignal<Option<String>>,
+    state: AppState,
+) -> impl IntoView {
+    let id = row.name.clone();
+    let can_open = open::set_has_plans();
+    let is_open = {
+        let id = id.clone();
+        move || expanded.with(|e| e.as_deref() == Some(id.as_str()))
+    };
+    let member = row.member;
+    let click = {
+        let id = id.clone();
+        move |_| {
+            if can_open {
+                remember_place(state, member);
+                open::open_member(state, member, None);
+            } else {
+                expanded.update(|e| {
+                    *e = if e.as_deref() == Some(id.as_str()) {
+                        None
+                    } else {
+                        Some(id.clone())
+                    }
+                });
+            }
+        }
+    };
+    let findings = [
+        crate::model::findings::RuleSeverity::Deny,
+        crate::model::findings::RuleSeverity::Warn,
+    ]
+    .into_iter()
+    .map(|s| (row.count(s), s.key()))
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, k)| format!("{n} {k}"))
+    .collect::<Vec<_>>()
+    .join(", ");
+    let verdict = row.verdict.map(|v| {
+        view! { <span class=format!("rollup-verdict-chip verdict-{}", v.key()) data-testid="rollup-row-verdict">{v.label()}</span> }
+    });
+    let drift = (!row.drift.is_empty()).then(|| format!("{} drifted", row.drift.len()));
+    let meta: Vec<String> = [
+        Some(row.short_counts()),
+        drift,
+        (!findings.is_empty()).then_some(findings),
+        Some(row.kind.clone()),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|s| !s.is_empty())
+    .collect();
+    let details = {
+        let row = row.clone();
+        let is_open = is_open.clone();
+        move || is_open().then(|| plan_details(&row))
+    };
+    view! {
+        <li
+            class=format!("fleet-row rollup-row fleet-row-{}", row.attention.key())
+            data-testid="fleet-row"
+            data-kind="plan"
+            data-id=visible(&id)
+            data-attention=row.attention.key()
+        >
+            <button
+                class="fleet-row-head"
+                data-testid="fleet-row-head"
+                aria-expanded=move || (!can_open).then(|| is_open().to_string())
+                title=if can_open { "Open this plan" } else { "Show what it changes" }
+                on:click=click
+            >
+                <span class=format!("fleet-badge fleet-badge-{}", row.attention.key())>
+                    {row.attention.label()}
+                </span>
+                <span class="fleet-id">
+                    <span class="fleet-name" data-testid="rollup-name">{visible(&row.name)}</span>
+                </span>
+                <span class="fleet-ready" data-testid="rollup-summary">{visible(row.error.as_deref().unwrap_or(&row.summary))}</span>
+                <span class="fleet-plan">{verdict}</span>
+                <span class="fleet-meta" data-testid="rollup-meta">{visible(&meta.join(" · "))}</span>
+            </button>
+            {details}
+        </li>
+    }
+}
+
+/// A plan's findings and destructive changes, in a redacted roll-up (whose plans cannot open).
+fn plan_details(row: &crate::fleet::PlanRow) -> impl IntoView + use<> {
+    let findings = row
+        .findings
+        .iter()
+        .map(|f| {
+            let on = f.address.as_deref().map(|a| format!(" {}", visible(a))).unwrap_or_default();
+            view! { <li>{format!("{}: {}{on} — {}", f.severity.key(), visible(&f.rule), visible(&f.message))}</li> }
+        })
+        .collect_view();
+    let changes = row
+        .changes
+        .iter()
+        .filter(|c| c.is_destructive())
+        .map(|c| view! { <li><span class="addr">{visible(&c.address)}</span> " " {c.action.clone()}</li> })
+        .collect_view();
+    view! {
+        <div class="fleet-details" data-testid="fleet-details">
+            <ul class="fleet-drifted">{findings}{changes}</ul>
+        </div>
     }
 }
 

@@ -83,17 +83,35 @@ pub fn Landing() -> impl IntoView {
                         "choose a file"
                         <input
                             type="file"
+                            data-testid="landing-files"
+                            multiple
                             accept=super::open::PLAN_FILE_TYPES
                             class="visually-hidden"
                             on:change=move |ev| {
                                 let input: web_sys::HtmlInputElement = event_target(&ev);
-                                if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                                    super::open::open_file(state, file);
-                                }
+                                super::open::open_chosen(state, input.files());
                                 input.set_value("");
                             }
                         />
                     </label> "."
+                </p>
+                <p class="fine" data-testid="landing-many">
+                    "A pull request's plans: choose or drop several files, "
+                    <label class="link-like">
+                        "a folder"
+                        <input
+                            type="file"
+                            data-testid="landing-folder"
+                            prop:webkitdirectory=true
+                            class="visually-hidden"
+                            on:change=move |ev| {
+                                let input: web_sys::HtmlInputElement = event_target(&ev);
+                                super::open::open_chosen(state, input.files());
+                                input.set_value("");
+                            }
+                        />
+                    </label>
+                    " (a Terragrunt --json-out-dir tree), a .zip or .tar.gz of them, or paste an Atlantis comment: one roll-up, one row per plan."
                 </p>
                 <p class="fine">
                     "Everything happens in this tab: the plan is never uploaded. Terraform 0.12 to 1.14 and OpenTofu, up to "

@@ -17,6 +17,7 @@ mod backend;
 mod diff;
 mod drift;
 mod fleet;
+mod folder;
 pub mod glance;
 mod graph;
 pub mod js;
@@ -78,6 +79,11 @@ pub fn App() -> impl IntoView {
             on:drop=move |ev: ev::DragEvent| {
                 ev.prevent_default();
                 dragging.set(false);
+                // A folder (a Terragrunt --json-out-dir tree, a CI layout): every plan in it.
+                if let Some(entries) = ev.data_transfer().as_ref().and_then(folder::entries).filter(|e| folder::has_folder(e)) {
+                    open::open_folder(state, entries);
+                    return;
+                }
                 let files = ev.data_transfer().and_then(|dt| dt.files());
                 // Rego policies dropped anywhere join the Rules tab's policies.
                 if let Some(files) = files.as_ref().filter(|f| rules::policies::all_policies(f)) {
@@ -142,8 +148,12 @@ pub fn App() -> impl IntoView {
             <open::Progress />
             <open::ErrorBanner />
             <Show when=move || state.fleet.with(Option::is_some) && !state.showing_fleet.get() && has_plan() && !state.home.get()>
-                <button class="link-button fleet-back" data-testid="fleet-back" on:click=move |_| state.showing_fleet.set(true)>
-                    {move || state.fleet.with(|f| f.as_ref().map(|f| format!("← Back to the fleet ({})", crate::model::text::count(f.rows.len(), "workspace", "workspaces"))))}
+                <button class="link-button fleet-back" data-testid="fleet-back" on:click=move |_| fleet::back(state)>
+                    {move || state.fleet.with(|f| f.as_ref().map(|f| if f.plans.is_empty() {
+                        format!("← Back to the fleet ({})", crate::model::text::count(f.rows.len(), "workspace", "workspaces"))
+                    } else {
+                        format!("← Back to the roll-up ({})", crate::model::text::count(f.plans.len(), "plan", "plans"))
+                    }))}
                 </button>
             </Show>
             <Show

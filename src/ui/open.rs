@@ -148,6 +148,7 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
                 name: shown.clone(),
                 part: name,
             },
+            Progress::Plans { done, total } => Status::Plans { done, total },
         });
     };
     let options = options(state, &name);
@@ -162,9 +163,19 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
         Ok(backend::Opened::Fleet(fleet)) => {
             state.status.set(Status::Idle);
             state.error.set(None);
+            state.fleet_filter.set(Default::default());
+            SET.with(|s| s.borrow_mut().clear());
             state.fleet.set(Some(Arc::new(*fleet)));
             state.showing_fleet.set(true);
             state.home.set(false);
+            return;
+        }
+        Ok(backend::Opened::Set {
+            names,
+            texts,
+            problems,
+        }) => {
+            open_set(state, generation, names, texts, problems, None).await;
             return;
         }
         Ok(backend::Opened::Plan(index)) => Ok(*index),
@@ -198,20 +209,179 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
     }
 }
 
+thread_local! {
+    /// The open set's plans (name, UTF-8 text), kept on the page so a row opens its plan.
+    static SET: std::cell::RefCell<Vec<(String, js_sys::Uint8Array)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads a set's plans in workers (with progress: `n of N plans`) and shows the roll-up; keeps
+/// their texts for the rows to open. `member`: a plan to open at once (a row's deep link).
+async fn open_set(
+    state: AppState,
+    generation: u64,
+    names: Vec<String>,
+    texts: Vec<js_sys::Uint8Array>,
+    problems: Vec<(String, String)>,
+    member: Option<usize>,
+) {
+    let total = names.len() as f64;
+    state.status.set(Status::Plans { done: 0.0, total });
+    let options = options(state, "");
+    let on = move |p: Progress| {
+        if let (true, Progress::Plans { done, total }) = (is_current(generation), p) {
+            state.status.set(Status::Plans { done, total });
+        }
+    };
+    let rows = backend::rows(&names, &texts, &options, on).await;
+    if !is_current(generation) {
+        return;
+    }
+    match rows {
+        Ok(plans) => {
+            SET.with(|s| *s.borrow_mut() = names.into_iter().zip(texts).collect());
+            state.fleet_filter.set(Default::default());
+            state.fleet_place.set_value(None);
+            state.status.set(Status::Idle);
+            state.error.set(None);
+            state.fleet.set(Some(Arc::new(crate::fleet::FleetIndex {
+                plans,
+                problems,
+                ..Default::default()
+            })));
+            state.showing_fleet.set(true);
+            state.home.set(false);
+            measure_after_paint();
+            if let Some(member) = member {
+                open_member(state, member, None);
+            }
+        }
+        Err(e) => fail(state, e),
+    }
+}
+
+/// True when the open roll-up's plans are on the page (not a redacted roll-up's rows only).
+pub fn set_has_plans() -> bool {
+    SET.with(|s| !s.borrow().is_empty())
+}
+
+/// Opens plan `member` of the open set with every view, `address` selected when given; the
+/// roll-up stays for the way back.
+pub fn open_member(state: AppState, member: usize, address: Option<String>) {
+    let Some((name, text)) = SET.with(|s| s.borrow().get(member).cloned()) else {
+        return fail(state, "That plan is not in the open set.".to_string());
+    };
+    mark_start();
+    state.showing_fleet.set(false);
+    state
+        .pending_view
+        .set(address.map(|a| crate::load::fragment::LinkView {
+            address: Some(a),
+            ..Default::default()
+        }));
+    state.status.set(Status::Parsing {
+        name: name.clone(),
+        bytes: f64::from(text.length()),
+    });
+    leptos::task::spawn_local(open_input(
+        state,
+        Input::Bytes(text.to_vec()),
+        name,
+        PlanSource::Local,
+    ));
+}
+
+/// Opens the plans a set link carries (`s=`, decoded to `[{name, text}]`), as a roll-up;
+/// `member` opens one of them at once.
+pub fn open_set_link(state: AppState, payload: String, member: Option<usize>) {
+    mark_start();
+    let generation = next_generation();
+    state.status.set(Status::Parsing {
+        name: "the shared plans".to_string(),
+        bytes: payload.len() as f64,
+    });
+    leptos::task::spawn_local(async move {
+        next_paint().await;
+        let members = crate::load::link::decode(&payload)
+            .map_err(|e| e.to_string())
+            .and_then(|json| crate::load::set::read_payload(&json).map_err(|e| e.to_string()));
+        match members {
+            Ok(members) => {
+                let (names, texts) = members
+                    .into_iter()
+                    .map(|m| (m.name, js_sys::Uint8Array::from(m.text.as_bytes())))
+                    .unzip();
+                open_set(state, generation, names, texts, Vec::new(), member).await;
+            }
+            Err(e) => fail(state, format!("This link's plans cannot be read: {e}")),
+        }
+    });
+}
+
+/// Shows the redacted roll-up a link carries (`ru=`): the rows, whose plans are not in it.
+pub fn open_rollup_link(state: AppState, payload: String) {
+    let rows = crate::load::link::decode(&payload)
+        .map_err(|e| e.to_string())
+        .and_then(|json| {
+            serde_json::from_str::<Vec<crate::fleet::PlanRow>>(&json).map_err(|e| e.to_string())
+        });
+    match rows {
+        Ok(mut plans) => {
+            crate::fleet::plans::sort(&mut plans);
+            SET.with(|s| s.borrow_mut().clear());
+            state.fleet_filter.set(Default::default());
+            state.fleet.set(Some(Arc::new(crate::fleet::FleetIndex {
+                plans,
+                ..Default::default()
+            })));
+            state.showing_fleet.set(true);
+            state.home.set(false);
+        }
+        Err(e) => fail(state, format!("This link's roll-up cannot be read: {e}")),
+    }
+}
+
 /// Opens what was chosen in the file input or dropped on the page: one file as a plan, several
-/// together as a fleet (Terraform objects, their plans and states); none does nothing.
+/// together as a set of plans or a fleet (Terraform objects, their plans and states); none does
+/// nothing.
 pub fn open_chosen(state: AppState, files: Option<web_sys::FileList>) {
     let files = files.map(|f| super::js::files(&f)).unwrap_or_default();
     match files.len() {
         0 => {}
         1 => open_file(state, files[0].clone()),
-        _ => open_files(state, files),
+        _ => open_files(
+            state,
+            (files.into_iter())
+                .map(|f| {
+                    let path = super::folder::relative_path(&f);
+                    (f, path)
+                })
+                .collect(),
+        ),
     }
 }
 
-/// Opens several files chosen or dropped together: tf-controller objects with the plans and
-/// states stored beside them, as a fleet.
-pub fn open_files(state: AppState, files: Vec<web_sys::File>) {
+/// Opens every file of the folders (and files) dropped together, named by their paths.
+pub fn open_folder(state: AppState, entries: Vec<JsValue>) {
+    mark_start();
+    state.status.set(Status::Reading {
+        name: "the folder".to_string(),
+        done: 0.0,
+        total: 0.0,
+    });
+    leptos::task::spawn_local(async move {
+        match super::folder::walk(entries).await {
+            Ok(files) if files.is_empty() => fail(state, "The folder holds no file.".to_string()),
+            Ok(files) => open_files(state, files),
+            Err(e) => fail(state, e),
+        }
+    });
+}
+
+/// Opens several files chosen or dropped together (each with its path in a dropped folder, or
+/// empty): plans as a set, tf-controller objects with the plans and states stored beside them as
+/// a fleet.
+pub fn open_files(state: AppState, files: Vec<(web_sys::File, String)>) {
     mark_start();
     let name = format!("{} files", files.len());
     state.status.set(Status::Reading {
@@ -494,6 +664,14 @@ pub fn restore_from_url(state: AppState) {
         open_link(state, payload, frag.name);
         return;
     }
+    if let Some(payload) = frag.set {
+        open_set_link(state, payload, frag.member);
+        return;
+    }
+    if let Some(payload) = frag.rollup {
+        open_rollup_link(state, payload);
+        return;
+    }
     if let Some(address) = url::url_parameter() {
         open_url(state, address);
         return;
@@ -749,6 +927,17 @@ pub fn Progress() -> impl IntoView {
             }
             .into_any(),
         ),
+        Status::Plans { done, total } => Some({
+            let fraction = if total > 0.0 { done / total } else { 0.0 };
+            view! {
+                <div class="progress" role="status" data-testid="load-progress">
+                    <span>{format!("Reading the plans: {done} of {total}…")}</span>
+                    <progress max="1" value=fraction></progress>
+                    <CancelButton />
+                </div>
+            }
+            .into_any()
+        }),
         Status::LoadingPart { name, part } => Some(
             view! {
                 <div class="progress" role="status" data-testid="load-progress">

@@ -22,6 +22,8 @@ pub enum Status {
     Parsing { name: String, bytes: f64 },
     /// Fetching a lazily loaded part of the app the file needs (`part`: `yaml`).
     LoadingPart { name: String, part: String },
+    /// Reading the plans of a set: `done` of `total`.
+    Plans { done: f64, total: f64 },
 }
 
 /// Which panel the main area shows.
@@ -116,6 +118,11 @@ pub struct AppState {
     pub fleet: RwSignal<Option<Arc<crate::fleet::FleetIndex>>>,
     /// The fleet view shows (over the open plan, which stays for the way back).
     pub showing_fleet: RwSignal<bool>,
+    /// The roll-up's filter and search, kept while a row's plan is open.
+    pub fleet_filter: RwSignal<crate::fleet::FleetFilter>,
+    /// Where the roll-up was left when a row's plan opened (the row's id, the page's scroll),
+    /// so the way back lands there.
+    pub fleet_place: StoredValue<Option<(String, f64)>>,
 }
 
 impl AppState {
@@ -147,6 +154,8 @@ impl AppState {
             rules: RulesState::new(loaded),
             fleet: RwSignal::new(None),
             showing_fleet: RwSignal::new(false),
+            fleet_filter: RwSignal::new(crate::fleet::FleetFilter::default()),
+            fleet_place: StoredValue::new(None),
         }
     }
 

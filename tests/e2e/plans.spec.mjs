@@ -1,0 +1,98 @@
+// A pull request's plans in one review (issue 28): several files chosen together, a folder, an
+// archive and a pasted comment open as ONE roll-up — a headline in the peers' words, the worst
+// verdict, one row per plan sorted by what needs a person — whose rows open each plan with every
+// view and lead back to the roll-up where it was left; a search across every plan names the plan
+// of each hit; the share link reopens the roll-up. At 1400x860 and 390x844.
+import { join } from "node:path";
+import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
+import { gotoApp } from "./helpers.mjs";
+
+const FIX = join(REPO, "tests", "fixtures");
+const THREE = [
+  join(REAL, "terraform__showjson_basic_delete.json"),
+  join(REAL, "terraform__showjson_drift.json"),
+  join(FIX, "plan_errored.json"),
+];
+
+async function openSet(page, paths) {
+  await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(paths);
+  await expect(page.getByTestId("fleet")).toBeVisible();
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+}
+
+async function rowNames(page) {
+  return page.locator("[data-testid=fleet-row][data-kind=plan]").evaluateAll((rows) =>
+    rows.map((r) => [r.dataset.id, r.dataset.attention]),
+  );
+}
+
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) {
+  test.describe(device, () => {
+    test.use({ viewport });
+
+    test("three plan files chosen together open as one roll-up, what needs a person first", async ({ page }) => {
+      needsShared(REAL);
+      await gotoApp(page);
+      await openSet(page, THREE);
+      await expect(page.getByTestId("fleet-summary")).toContainText("3 plans: 2 with changes, 1 failed");
+      await expect(page.getByTestId("rollup-verdict")).toContainText("Verdict: planning failed");
+      expect(await rowNames(page)).toEqual([
+        ["plan_errored", "failed"],
+        ["terraform__showjson_basic_delete", "needs-approval"],
+        ["terraform__showjson_drift", "needs-approval"],
+      ]);
+      const first = page.locator("[data-testid=fleet-row][data-id=terraform__showjson_basic_delete]");
+      await expect(first.getByTestId("rollup-summary")).toHaveText("Plan: 0 to add, 1 to change, 1 to destroy.");
+      await expect(first.getByTestId("rollup-meta")).toContainText("~1 -1");
+      await page.screenshot({ path: `/tmp/shots/plans-${device}.png`, fullPage: false });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(viewport.width);
+    });
+
+    test("a row opens its plan with every view, and the way back keeps the roll-up's place", async ({ page }) => {
+      needsShared(REAL);
+      await gotoApp(page);
+      await openSet(page, THREE);
+      await page.getByTestId("fleet-search").fill("drift");
+      await page.locator("[data-testid=fleet-row][data-id=terraform__showjson_drift] [data-testid=fleet-row-head]").click();
+      await expect(page.getByTestId("plan-summary")).toBeVisible();
+      await expect(page.locator(".topbar .doc-name")).toHaveText("terraform__showjson_drift");
+      await expect(page.getByTestId("fleet-back")).toHaveText("← Back to the roll-up (3 plans)");
+      await page.getByTestId("fleet-back").click();
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      await expect(page.getByTestId("fleet-search")).toHaveValue("drift");
+      await expect(page.locator("[data-testid=fleet-row][data-id=terraform__showjson_drift] [data-testid=fleet-row-head]")).toBeFocused();
+    });
+
+    test("the keyboard walks the roll-up and Enter opens a plan", async ({ page }) => {
+      needsShared(REAL);
+      await gotoApp(page);
+      await openSet(page, THREE);
+      await page.locator("[data-testid=fleet-row-head]").first().focus();
+      await page.keyboard.press("ArrowDown");
+      await expect(page.locator("[data-testid=fleet-row-head]").nth(1)).toBeFocused();
+      await page.keyboard.press("j");
+      await expect(page.locator("[data-testid=fleet-row-head]").nth(2)).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(page.locator(".topbar .doc-name")).toHaveText("terraform__showjson_drift");
+    });
+
+    test("a search across every plan names the plan of each hit and opens it selected", async ({ page }) => {
+      needsShared(REAL);
+      await gotoApp(page);
+      await openSet(page, THREE);
+      await page.keyboard.press("/");
+      await page.keyboard.type("test_instance delete");
+      const hits = page.getByTestId("rollup-hit");
+      await expect(hits).toHaveCount(1);
+      await expect(hits.first()).toContainText("terraform__showjson_basic_delete");
+      await expect(hits.first()).toContainText("test_instance.test-delete");
+      await hits.first().click();
+      await expect(page.locator(".topbar .doc-name")).toHaveText("terraform__showjson_basic_delete");
+      await expect(page.locator("[data-testid=resource-row][aria-selected=true]")).toHaveAttribute("data-address", "test_instance.test-delete");
+    });
+  });
+}
