@@ -18,6 +18,7 @@ mod own_fixtures;
 mod policy;
 mod readers_part;
 mod real_plans;
+mod rollup;
 mod rules;
 mod session;
 mod set;

@@ -247,6 +247,13 @@ fn opened(files: Vec<(String, Vec<u8>)>, readers: &dyn FleetReaders) -> String {
             }
             out
         }
+        Ok(Opened::Set(set)) => format!(
+            "set {:?} {:?}",
+            (set.members.iter())
+                .map(|m| (&m.name, m.text.len()))
+                .collect::<Vec<_>>(),
+            set.problems
+        ),
         Err(e) => format!("refused {e}"),
     }
 }

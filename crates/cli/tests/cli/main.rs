@@ -18,6 +18,7 @@ mod link;
 mod policy;
 mod report;
 mod secrets;
+mod sets;
 mod state;
 mod summary;
 mod text_plan;

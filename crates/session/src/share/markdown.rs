@@ -268,7 +268,7 @@ fn resource_cell(doc: &Document, row: &ResourceRow) -> String {
 }
 
 /// Text inside a code span in a table cell: backticks cannot be escaped there, pipes must be.
-fn code(text: &str) -> String {
+pub fn code(text: &str) -> String {
     visible(text)
         .replace('`', "'")
         .replace('|', "\\|")

@@ -15,7 +15,7 @@ use planlens_model::findings::{RuleSeverity, Verdict};
 
 use super::GITHUB_COMMENT_LIMIT;
 use super::fragment::{self, Fragment, LinkView};
-use super::markdown::{CommentLink, escape};
+use super::markdown::{CommentLink, code, escape};
 
 /// At most this many changes and findings are listed in one plan's details.
 const DETAIL_LINES: usize = 40;
@@ -48,7 +48,7 @@ fn table_row(row: &PlanRow) -> String {
         .join(", ");
     format!(
         "| `{}` | {} | {} | {} | {} | {} |",
-        escape(&row.name).replace('`', "'"),
+        code(&row.name),
         verdict,
         escape(&row.summary),
         if destructive == 0 {
@@ -65,6 +65,15 @@ fn table_row(row: &PlanRow) -> String {
     )
 }
 
+/// Text inside HTML (a `<summary>`'s `<code>`): the characters HTML reads escaped.
+fn html(text: &str) -> String {
+    planlens_model::text::visible(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace(['\n', '\r'], " ")
+}
+
 /// One plan's `<details>`: its findings, then what it destroys, replaces or forgets.
 fn details(row: &PlanRow) -> Option<String> {
     let mut lines = Vec::new();
@@ -77,9 +86,10 @@ fn details(row: &PlanRow) -> Option<String> {
         } else {
             "⚠️"
         };
-        let on = f.address.as_deref().map_or(String::new(), |a| {
-            format!(" `{}`", escape(a).replace('`', "'"))
-        });
+        let on = f
+            .address
+            .as_deref()
+            .map_or(String::new(), |a| format!(" `{}`", code(a)));
         lines.push(format!(
             "- {mark} **{}**{on}: {}",
             escape(&f.rule),
@@ -89,7 +99,7 @@ fn details(row: &PlanRow) -> Option<String> {
     for c in row.changes.iter().filter(|c| c.is_destructive()) {
         lines.push(format!(
             "- `{}` {}",
-            escape(&c.address).replace('`', "'"),
+            code(&c.address),
             match c.action.as_str() {
                 "delete" => "will be destroyed",
                 "forget" => "will be forgotten (removed from the state)",
@@ -99,10 +109,7 @@ fn details(row: &PlanRow) -> Option<String> {
         ));
     }
     for address in &row.drift {
-        lines.push(format!(
-            "- `{}` changed outside Terraform",
-            escape(address).replace('`', "'")
-        ));
+        lines.push(format!("- `{}` changed outside Terraform", code(address)));
     }
     if lines.is_empty() {
         return None;
@@ -114,8 +121,8 @@ fn details(row: &PlanRow) -> Option<String> {
     }
     Some(format!(
         "<details><summary><code>{}</code> — {}</summary>\n\n{}\n\n</details>\n",
-        escape(&row.name).replace('`', "'"),
-        escape(&row.summary),
+        html(&row.name),
+        html(&row.summary),
         lines.join("\n")
     ))
 }
@@ -155,11 +162,7 @@ pub fn comment(
     let skipped = (!problems.is_empty()).then(|| {
         let mut s = format!("\n{} skipped:\n", problems.len());
         for (name, why) in problems.iter().take(20) {
-            s.push_str(&format!(
-                "- `{}`: {}\n",
-                escape(name).replace('`', "'"),
-                escape(why)
-            ));
+            s.push_str(&format!("- `{}`: {}\n", code(name), escape(why)));
         }
         s
     });
