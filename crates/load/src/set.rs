@@ -278,11 +278,12 @@ impl Gather<'_> {
             return Ok(());
         }
         let alone = self.alone && depth == 0;
-        if !alone && sections(&text).is_none() {
-            if let Some(why) = not_a_plan_text(&text) {
-                self.problems.push((path, why));
-                return Ok(());
-            }
+        if !alone
+            && let Some(why) = not_a_plan_text(&text)
+            && sections(&text).is_none()
+        {
+            self.problems.push((path, why));
+            return Ok(());
         }
         self.found.push(Found { path, text });
         Ok(())
