@@ -416,15 +416,24 @@ fn not_a_plan_text(text: &str) -> Option<String> {
     })
 }
 
-/// Numbers names that repeat: the second `prod` becomes `prod (2)`.
+/// Numbers names that repeat: the second `prod` becomes `prod (2)` (or the next number free, when
+/// a name such as `prod (2)` is already taken).
 fn number_twins<'a>(names: impl Iterator<Item = &'a mut String>) {
-    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let names: Vec<&mut String> = names.collect();
+    let mut taken: std::collections::HashSet<String> =
+        names.iter().map(|n| n.to_string()).collect();
+    let mut seen = std::collections::HashSet::<String>::new();
     for name in names {
-        let n = seen.entry(name.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            *name = format!("{name} ({n})");
+        if seen.insert(name.clone()) {
+            continue;
         }
+        let free = (2..)
+            .map(|n| format!("{name} ({n})"))
+            .find(|candidate| !taken.contains(candidate))
+            .unwrap_or_default();
+        taken.insert(free.clone());
+        seen.insert(free.clone());
+        *name = free;
     }
 }
 
@@ -494,7 +503,7 @@ fn atlantis_heading(line: &str) -> Option<String> {
     if let Some(project) = field("project").filter(|p| !p.is_empty()) {
         return Some(project.to_string());
     }
-    let dir = dir?;
+    let dir = dir.filter(|d| !d.is_empty())?;
     Some(match field("workspace") {
         Some(ws) if ws != "default" && !ws.is_empty() => format!("{dir} ({ws})"),
         _ => dir.to_string(),
