@@ -138,6 +138,26 @@ pub fn load(data: &[u8]) {
                 .expect("a document found is JSON on its own");
         }
     }
+    // The bytes as files opened together (an archive, a comment of several projects, a log of
+    // several units). Oracle: never a panic; a failure is only an archive's limit; every member
+    // has a name, and no two the same.
+    match planlens::load::set::expand(vec![("fuzz/input".to_string(), data.to_vec())]) {
+        Ok(expanded) => {
+            let mut names: Vec<&str> = expanded.members.iter().map(|m| m.name.as_str()).collect();
+            assert!(
+                names.iter().all(|n| !n.is_empty()),
+                "a member without a name"
+            );
+            names.sort_unstable();
+            let count = names.len();
+            names.dedup();
+            assert_eq!(names.len(), count, "two members of one name");
+        }
+        Err(e) => assert!(
+            matches!(e, planlens::load::LoadError::ArchiveTooLarge { .. }),
+            "expand failed other than on a limit: {e}"
+        ),
+    }
 }
 
 /// The loader's decodings made reachable: the first byte chooses how the rest is wrapped (gzip,

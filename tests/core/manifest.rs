@@ -8,7 +8,7 @@ use crate::common;
 use planlens::{Summary, load_plan};
 
 /// The kinds the manifest's `kinds` lists; each entry has one of them.
-const KINDS: [&str; 10] = [
+const KINDS: [&str; 11] = [
     "plan",
     "plan_log",
     "text_plan",
@@ -16,6 +16,7 @@ const KINDS: [&str; 10] = [
     "driftctl",
     "kube",
     "not_a_plan",
+    "set",
     "policy",
     "rules",
     "doc",

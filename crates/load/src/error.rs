@@ -50,6 +50,39 @@ pub enum NotAPlan {
     },
 }
 
+/// The limit an archive passed ([`LoadError::ArchiveTooLarge`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArchiveLimit {
+    /// More entries than Planlens unpacks.
+    Entries {
+        /// How many it has (or, for a tar read as a stream, how many were read before stopping).
+        found: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// An entry that would take the unpacked total past the limit.
+    Bytes {
+        /// The entry's path in the archive.
+        entry: String,
+        /// Its size as its header declares it, or, when `lied`, what was read of it before
+        /// stopping (more than its header said).
+        size: u64,
+        /// Whether the entry held more than its header declared.
+        lied: bool,
+        /// Bytes still allowed when it was reached.
+        left: u64,
+        /// The limit on all entries together.
+        limit: u64,
+        /// The archive's own size.
+        compressed: u64,
+    },
+    /// An archive inside an archive inside an archive.
+    Nesting {
+        /// The innermost archive's path.
+        entry: String,
+    },
+}
+
 /// Why a file could not be opened as a plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
@@ -153,6 +186,22 @@ pub enum LoadError {
     /// the reader gave, word for word (the app's readers, crates/part-readers).
     Reader {
         /// The whole message.
+        message: String,
+    },
+    /// An archive (zip, tar, tar.gz) that passes a limit of what Planlens unpacks in memory
+    /// (`load::archive`): nothing of it is opened.
+    ArchiveTooLarge {
+        /// The archive's name as the user gave it.
+        archive: String,
+        /// Which limit, and the figures.
+        limit: ArchiveLimit,
+    },
+    /// An archive that cannot be unpacked (damaged, cut off, or a kind of zip entry Planlens does
+    /// not read).
+    BadArchive {
+        /// The archive's name as the user gave it.
+        archive: String,
+        /// The unpacker's words.
         message: String,
     },
     /// A plan whose contents do not have the format's shape.
@@ -357,6 +406,43 @@ impl fmt::Display for LoadError {
                  open the file again."
             ),
             LoadError::Reader { message } => write!(f, "{message}"),
+            LoadError::ArchiveTooLarge { archive, limit } => match limit {
+                ArchiveLimit::Entries { found, limit } => write!(
+                    f,
+                    "{archive} holds {found} or more files; Planlens unpacks archives of up to \
+                     {limit} files. Put only the plans in the archive (for example `zip -r \
+                     plans.zip . -i '*.json'`), or open the plans' folder."
+                ),
+                ArchiveLimit::Bytes {
+                    entry,
+                    size,
+                    lied,
+                    left,
+                    limit,
+                    compressed,
+                } => write!(
+                    f,
+                    "{archive} ({}) unpacks to more than {}, the most Planlens unpacks from \
+                     archives opened together: {entry} alone is {}{}, with {} left. It may be a \
+                     zip bomb; if you trust it, unpack it yourself and open the plans in it.",
+                    megabytes(*compressed as usize),
+                    megabytes(*limit as usize),
+                    if *lied { "more than " } else { "" },
+                    megabytes(*size as usize),
+                    megabytes(*left as usize),
+                ),
+                ArchiveLimit::Nesting { entry } => write!(
+                    f,
+                    "{archive} holds {entry}, an archive inside an archive inside an archive; \
+                     Planlens unpacks one archive inside another at most. Unpack it and open the \
+                     plans in it."
+                ),
+            },
+            LoadError::BadArchive { archive, message } => write!(
+                f,
+                "{archive} looks like an archive but cannot be unpacked ({message}): it is \
+                 damaged or cut off. Was the download complete?"
+            ),
             LoadError::InvalidPlan {
                 line,
                 column,

@@ -16,6 +16,7 @@
 //! gives its line and column. This crate cannot name `planlens-readers` (it sits above it), so it
 //! never converts or reads a non-plan input itself.
 
+pub mod archive;
 pub mod decode;
 pub mod error;
 pub mod fragment;
@@ -35,7 +36,7 @@ use std::collections::BTreeMap;
 use serde::de::IgnoredAny;
 
 use error::strip_position;
-pub use error::{LoadError, MAX_FILE_BYTES, NotAPlan};
+pub use error::{ArchiveLimit, LoadError, MAX_FILE_BYTES, NotAPlan};
 
 use planlens_model::mask::Mask;
 use planlens_model::{Document, Plan, Source};
