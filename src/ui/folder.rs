@@ -48,7 +48,7 @@ async fn callback(target: &JsValue, method: &str) -> Result<JsValue, String> {
     });
     JsFuture::from(promise)
         .await
-        .map_err(|e| super::js::error_message(e))
+        .map_err(super::js::error_message)
 }
 
 /// Every file under the entries, in path order, each with its path (`folder/sub/file.json`).

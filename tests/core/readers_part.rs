@@ -68,7 +68,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
 }
 
 /// The part's calls, in the order of [`loaded_part`]'s counts.
-const CALLS: [&str; 7] = [
+const CALLS: [&str; 8] = [
     "text_plan",
     "state",
     "plan_log",
@@ -76,12 +76,13 @@ const CALLS: [&str; 7] = [
     "kube",
     "fleet",
     "fleet_link",
+    "unpack",
 ];
 
 /// Readers with the part loaded as the browser's worker loads it, with the part's own function
 /// (what crates/part-readers exports to the part), counting calls per reader.
-fn loaded_part() -> (PartReaders, Rc<Cell<[usize; 7]>>) {
-    let calls = Rc::new(Cell::new([0; 7]));
+fn loaded_part() -> (PartReaders, Rc<Cell<[usize; 8]>>) {
+    let calls = Rc::new(Cell::new([0; 8]));
     let counted = calls.clone();
     let part = PartReaders::new();
     part.load(Box::new(move |reader: &str, name: &str, text: &str| {
@@ -394,4 +395,42 @@ fn without_the_part_a_file_that_needs_it_is_refused_and_the_miss_noted() {
         "{fleet}"
     );
     assert!(part.take_missed(), "the fleet's miss was not noted");
+}
+
+/// An archive is unpacked by the part in the browser: the same plans, names and problems as
+/// natively, a damaged archive a problem of the set, a bomb refused with the same message.
+#[test]
+fn archives_are_unpacked_by_the_part_as_natively() {
+    let (part, calls) = loaded_part();
+    let sets = common::repo_dir().join("tests/fixtures/sets");
+    for name in [
+        "terragrunt.zip",
+        "terragrunt.tar.gz",
+        "zip_bomb.zip",
+        "too_many_entries.tar.gz",
+    ] {
+        let bytes = std::fs::read(sets.join(name)).unwrap();
+        let files = vec![(name.to_string(), bytes)];
+        let native = planlens::load::set::expand(files.clone());
+        let via_part =
+            planlens::load::set::expand_with(files, &|b: &[u8], n: &str, budget: &mut _| {
+                part.unpack(b, n, budget)
+            });
+        match (native, via_part) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{name}"),
+            (a, b) => panic!("{name}: natively {a:?}, through the part {b:?}"),
+        }
+    }
+    assert_eq!(calls.get()[7], 4, "each archive crossed once");
+    // Damaged: a problem, not a failure.
+    let mut bytes = std::fs::read(sets.join("terragrunt.zip")).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    let damaged = vec![("cut.zip".to_string(), bytes)];
+    let a = planlens::load::set::expand(damaged.clone()).unwrap();
+    let b = planlens::load::set::expand_with(damaged, &|b: &[u8], n: &str, budget: &mut _| {
+        part.unpack(b, n, budget)
+    })
+    .unwrap();
+    assert_eq!(a, b);
 }

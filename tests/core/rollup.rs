@@ -83,7 +83,7 @@ fn each_plan_is_a_row_made_by_the_one_plan_path() {
 
 #[test]
 fn a_file_that_is_no_plan_is_a_failed_row_saying_why() {
-    let members = vec![
+    let members = [
         member("a", "plan_errored.json"),
         Member {
             name: "notes".to_string(),

@@ -81,4 +81,14 @@ pub trait Readers {
     /// One file's Kubernetes objects → the one plan, text plan or state they hold
     /// (`planlens_readers::kube::Objects::single`), unpacked; the loader opens it.
     fn kube(&self, text: &str, name: &str) -> Result<Unpacked, LoadError>;
+
+    /// The files of the archive `bytes` (zip, tar, tar.gz; named `name` for messages), within
+    /// what `budget` has left ([`crate::archive::unpack_within`]). In the browser the archive
+    /// readers are in the readers' part, not the first-visit module.
+    fn unpack(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        budget: &mut crate::archive::Budget,
+    ) -> Result<Vec<crate::archive::Entry>, LoadError>;
 }

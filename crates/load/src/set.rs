@@ -186,12 +186,23 @@ struct Found {
 /// ([`LoadError::ArchiveTooLarge`]): then nothing is opened. A damaged archive, a binary or an
 /// empty file is a problem, not a failure.
 pub fn expand(files: Vec<(String, Vec<u8>)>) -> Result<Expanded, LoadError> {
+    expand_with(files, &archive::unpack_within)
+}
+
+/// How an archive is unpacked: [`archive::unpack_within`], or (in the browser) the readers'
+/// part doing it (`Readers::unpack`).
+pub type Unpack<'u> =
+    &'u dyn Fn(&[u8], &str, &mut Budget) -> Result<Vec<archive::Entry>, LoadError>;
+
+/// [`expand`] with archives unpacked by `unpack`.
+pub fn expand_with(files: Vec<(String, Vec<u8>)>, unpack: Unpack) -> Result<Expanded, LoadError> {
     let mut budget = Budget::default();
     let alone = files.len() == 1;
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for (path, bytes) in files {
         let mut gather = Gather {
+            unpack,
             budget: &mut budget,
             found: &mut found,
             problems: &mut problems,
@@ -225,6 +236,7 @@ pub fn expand(files: Vec<(String, Vec<u8>)>) -> Result<Expanded, LoadError> {
 
 /// The state of one [`expand`].
 struct Gather<'a> {
+    unpack: Unpack<'a>,
     budget: &'a mut Budget,
     found: &'a mut Vec<Found>,
     problems: &'a mut Vec<(String, String)>,
@@ -311,7 +323,7 @@ impl Gather<'_> {
             self.problems.push((path, why.to_string()));
             return Ok(());
         }
-        let entries = match archive::unpack_within(bytes, &path, self.budget) {
+        let entries = match (self.unpack)(bytes, &path, self.budget) {
             Ok(entries) => entries,
             Err(e @ LoadError::BadArchive { .. }) => {
                 self.problems.push((path, e.to_string()));

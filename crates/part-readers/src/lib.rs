@@ -57,6 +57,8 @@ pub enum Call {
     Fleet,
     /// A link (its JSON) of the fleet the part keeps → its file.
     FleetLink,
+    /// An archive (its bytes in base64, the budget left in the name after `|`) → its files.
+    Unpack,
 }
 
 impl Call {
@@ -67,6 +69,7 @@ impl Call {
             Call::Kube => "kube",
             Call::Fleet => "fleet",
             Call::FleetLink => "fleet_link",
+            Call::Unpack => "unpack",
         }
     }
 
@@ -76,6 +79,7 @@ impl Call {
             "kube" => Some(Call::Kube),
             "fleet" => Some(Call::Fleet),
             "fleet_link" => Some(Call::FleetLink),
+            "unpack" => Some(Call::Unpack),
             _ => Reader::from_name(name).map(Call::Read),
         }
     }
@@ -86,9 +90,13 @@ impl Call {
             Call::Read(reader) => reader.what(),
             Call::Kube => "a file of Kubernetes objects",
             Call::Fleet | Call::FleetLink => "a fleet of tf-controller workspaces",
+            Call::Unpack => "an archive (zip, tar, tar.gz)",
         }
     }
 }
+
+/// How the part's refusal to unpack says the archive is damaged (not over a limit).
+const DAMAGED: &str = "damaged: ";
 
 /// The first line of the part's answer.
 // Externally tagged: an internally tagged enum is read through serde's buffered `Content`, which
@@ -113,6 +121,9 @@ enum Head {
     },
     /// A link's file (its text follows the line), or none.
     File { name: Option<String> },
+    /// An archive's files: what the budget has left; their paths and bytes (base64) follow the
+    /// line as JSON.
+    Entries { left: u64 },
     /// The call could not be answered (a reader refused the file): its message.
     Refused { message: String },
 }
@@ -125,6 +136,7 @@ impl Head {
             Head::Stored(_) => "stored objects",
             Head::Fleet { .. } => "a fleet",
             Head::File { .. } => "a file",
+            Head::Entries { .. } => "an archive's files",
             Head::Refused { .. } => "a refusal",
         }
     }
@@ -240,6 +252,37 @@ pub fn answer(call: &str, name: &str, text: &str) -> String {
                 message: format!("Planlens' fleet reader was sent files it cannot read ({e})"),
             },
         },
+        Some(Call::Unpack) => {
+            use base64::Engine;
+            let engine = base64::engine::general_purpose::STANDARD;
+            let (name, left) = name.rsplit_once('|').unwrap_or((name, ""));
+            let mut budget = planlens_load::archive::Budget {
+                left: left.parse().unwrap_or(0),
+            };
+            match engine.decode(text).map_err(|e| LoadError::Reader {
+                message: format!("Planlens' archive reader was sent bytes it cannot read ({e})"),
+            }) {
+                Ok(bytes) => match Direct.unpack(&bytes, name, &mut budget) {
+                    Ok(entries) => {
+                        let list: Vec<(String, String)> = (entries.into_iter())
+                            .map(|e| (e.path, engine.encode(&e.bytes)))
+                            .collect();
+                        let json = serde_json::to_string(&list).unwrap_or_default();
+                        return with_text(&Head::Entries { left: budget.left }, &json);
+                    }
+                    // A damaged archive is a problem of the set, not a failure: say which.
+                    Err(LoadError::BadArchive { message, .. }) => Head::Refused {
+                        message: format!("{DAMAGED}{message}"),
+                    },
+                    Err(e) => Head::Refused {
+                        message: e.to_string(),
+                    },
+                },
+                Err(e) => Head::Refused {
+                    message: e.to_string(),
+                },
+            }
+        }
         Some(Call::FleetLink) => match serde_json::from_str::<Link>(text) {
             Ok(link) => match FLEET.with(|f| f.borrow().as_ref().map(|f| f.link_file(link))) {
                 Some(file) => {
@@ -392,6 +435,44 @@ impl Readers for PartReaders {
         match split_answer(self.call(Call::Kube, name, text)?)? {
             (Head::Stored(head), text) => head.unpacked(text),
             (Head::Refused { message }, _) => Err(LoadError::Reader { message }),
+            (head, _) => Err(unexpected(&head)),
+        }
+    }
+
+    /// The part unpacks it (the archive readers are not in the first-visit module); bytes cross
+    /// as base64, the budget's figure in the call's name.
+    fn unpack(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        budget: &mut planlens_load::archive::Budget,
+    ) -> Result<Vec<planlens_load::archive::Entry>, LoadError> {
+        use base64::Engine;
+        let engine = base64::engine::general_purpose::STANDARD;
+        let call_name = format!("{name}|{}", budget.left);
+        let answer = self.call(Call::Unpack, &call_name, &engine.encode(bytes))?;
+        match split_answer(answer)? {
+            (Head::Entries { left }, json) => {
+                budget.left = left;
+                let list: Vec<(String, String)> = serde_json::from_str(&json)
+                    .map_err(|e| garbled(format!("its files do not read ({e})")))?;
+                (list.into_iter())
+                    .map(|(path, b64)| {
+                        engine
+                            .decode(b64)
+                            .map(|bytes| planlens_load::archive::Entry { path, bytes })
+                            .map_err(|e| garbled(format!("its files do not read ({e})")))
+                    })
+                    .collect()
+            }
+            // A damaged archive stays one (a problem of the set); a limit passed fails the set.
+            (Head::Refused { message }, _) => match message.strip_prefix(DAMAGED) {
+                Some(message) => Err(LoadError::BadArchive {
+                    archive: name.to_string(),
+                    message: message.to_string(),
+                }),
+                None => Err(LoadError::Reader { message }),
+            },
             (head, _) => Err(unexpected(&head)),
         }
     }

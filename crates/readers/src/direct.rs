@@ -27,6 +27,15 @@ impl Readers for Direct {
             .single()?
             .unpack()
     }
+
+    fn unpack(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        budget: &mut planlens_load::archive::Budget,
+    ) -> Result<Vec<planlens_load::archive::Entry>, LoadError> {
+        planlens_load::archive::unpack_within(bytes, name, budget)
+    }
 }
 
 /// Parses the plan text a converter made; a failure is a bug in the converter, reported plainly.

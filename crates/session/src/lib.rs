@@ -302,6 +302,17 @@ fn names_kubernetes_kinds(bytes: &[u8]) -> bool {
         && start.contains("\"kind\"")
 }
 
+/// The plans of files opened together (`load::set::expand_with`), archives unpacked by
+/// `readers` (in the browser, the readers' part).
+fn expand(
+    files: Vec<(String, Vec<u8>)>,
+    readers: &dyn Readers,
+) -> Result<planlens_load::set::Expanded, LoadError> {
+    planlens_load::set::expand_with(files, &|bytes: &[u8], name: &str, budget: &mut _| {
+        readers.unpack(bytes, name, budget)
+    })
+}
+
 /// True when one file may hold several plans, so it is expanded before it is opened: an archive
 /// (zip, tar, gzip), a small text (an Atlantis or digger comment, a Terragrunt log, plans one
 /// after another), or a large one that names a plan's `planned_values` more than once. A single
@@ -360,7 +371,7 @@ impl Session {
     ) -> Result<Opened, LoadError> {
         if files.len() == 1 && !may_hold_workspaces(&files[0].1) {
             if may_hold_several(&files[0].1) {
-                let expanded = planlens_load::set::expand(files.clone())?;
+                let expanded = expand(files.clone(), readers)?;
                 if expanded.members.len() > 1 {
                     return Ok(Opened::Set(Box::new(set::OpenSet {
                         members: expanded.members,
@@ -378,7 +389,7 @@ impl Session {
                 .iter()
                 .any(|(_, bytes)| !names_kubernetes_kinds(bytes))
         {
-            let expanded = planlens_load::set::expand(files)?;
+            let expanded = expand(files, readers)?;
             return match expanded.members.len() {
                 0 => Err(LoadError::Controller {
                     message: format!(
