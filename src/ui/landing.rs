@@ -159,13 +159,13 @@ pub fn Landing() -> impl IntoView {
                 </ul>
             </section>
             <section class="paste">
-                <h2>"Or paste JSON"</h2>
+                <h2>"Or paste a plan, a log or a comment"</h2>
                 <textarea
                     data-testid="paste-box"
                     rows="6"
                     spellcheck="false"
                     placeholder="{ \"format_version\": \"1.2\", … }"
-                    aria-label="Plan JSON"
+                    aria-label="A plan's JSON, a plan log, a text plan or an Atlantis or digger comment"
                     prop:value=move || pasted.get()
                     on:input=move |ev| pasted.set(event_target_value(&ev))
                 ></textarea>

@@ -94,5 +94,53 @@ for (const [device, viewport] of [
       await expect(page.locator(".topbar .doc-name")).toHaveText("terraform__showjson_basic_delete");
       await expect(page.locator("[data-testid=resource-row][aria-selected=true]")).toHaveAttribute("data-address", "test_instance.test-delete");
     });
+
+    test("a folder of a Terragrunt --json-out-dir tree is one row per unit, named by its path", async ({ page }) => {
+      await gotoApp(page);
+      await page.getByTestId("landing-folder").setInputFiles(join(FIX, "sets", "terragrunt"));
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      await expect(page.getByTestId("fleet-summary")).toContainText("5 plans: 4 with changes, 1 with no changes");
+      const names = (await rowNames(page)).map(([n]) => n).sort();
+      expect(names).toEqual(["dev/app", "dev/network", "prod/app", "prod/db", "prod/network"]);
+      // The group filter: prod only.
+      await page.getByTestId("fleet-namespace").selectOption("prod");
+      await expect(page.locator("[data-testid=fleet-row][data-kind=plan]")).toHaveCount(3);
+      await page.screenshot({ path: `/tmp/shots/plans-folder-${device}.png` });
+    });
+
+    test("a zip of the tree opens the same roll-up, read by the readers' part", async ({ page }) => {
+      await gotoApp(page);
+      await openSet(page, [join(FIX, "sets", "terragrunt.zip")]);
+      await expect(page.getByTestId("fleet-summary")).toContainText("5 plans: 4 with changes, 1 with no changes");
+      // What is not a plan is said, never dropped silently.
+      await expect(page.getByTestId("fleet-problem").first()).toContainText("README.md");
+      const names = (await rowNames(page)).map(([n]) => n).sort();
+      expect(names).toEqual(["dev/app", "dev/network", "prod/app", "prod/db", "prod/network"]);
+    });
+
+    test("a zip bomb is refused with the limit, nothing opened", async ({ page }) => {
+      await gotoApp(page);
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(join(FIX, "sets", "zip_bomb.zip"));
+      await expect(page.getByTestId("load-error")).toContainText("unpacks to more than 512 MB");
+      await expect(page.getByTestId("fleet")).toHaveCount(0);
+    });
+
+    test("a pasted Atlantis comment of three projects is three rows, the failed one first", async ({ page }) => {
+      const { readFileSync } = await import("node:fs");
+      await gotoApp(page);
+      await page.getByTestId("paste-box").fill(readFileSync(join(FIX, "sets", "atlantis_three_projects.md"), "utf8"));
+      await page.getByTestId("paste-open").click();
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      expect(await rowNames(page)).toEqual([
+        ["live/database (staging)", "failed"],
+        ["live/network", "changes"],
+        ["api-prod", "no-changes"],
+      ]);
+      await expect(page.locator("[data-testid=fleet-row]").first().getByTestId("rollup-summary")).toHaveText("Planning failed: Unsupported argument.");
+      // The failed project opens with Terraform's error.
+      await page.locator("[data-testid=fleet-row-head]").first().click();
+      await expect(page.getByTestId("plan-summary")).toContainText("Planning failed");
+      await page.screenshot({ path: `/tmp/shots/plans-atlantis-${device}.png` });
+    });
   });
 }
