@@ -6,6 +6,9 @@
 //! <script type="application/octet-stream" id="planlens-report" data-name="plan.json"
 //!   data-rules="…" data-env="prod">PAYLOAD</script>
 //! ```
+//!
+//! A report of several plans carries a set link's payload and `data-kind="set"`: the roll-up
+//! opens, each row with its plan.
 
 use leptos::prelude::*;
 
@@ -24,6 +27,8 @@ struct Embedded {
     rules: Option<String>,
     /// The `environment` label.
     environment: Option<String>,
+    /// The payload holds several plans (`data-kind="set"`): the roll-up opens.
+    set: bool,
 }
 
 /// The plan this page carries, if it is a report.
@@ -36,6 +41,7 @@ fn embedded() -> Option<Embedded> {
         name: attribute("data-name").unwrap_or_else(|| "report".to_string()),
         rules: attribute("data-rules"),
         environment: attribute("data-env"),
+        set: attribute("data-kind").as_deref() == Some("set"),
     })
 }
 
@@ -56,6 +62,11 @@ pub fn with_embedded(mut fragment: Fragment) -> Fragment {
         fragment.view.environment = fragment.view.environment.or(report.environment);
     }
     fragment.sample = None;
+    if report.set {
+        fragment.plan = None;
+        fragment.set = Some(report.payload);
+        return fragment;
+    }
     fragment.plan = Some(report.payload);
     fragment.name = Some(report.name);
     fragment

@@ -3,8 +3,11 @@
 // verdict, one row per plan sorted by what needs a person — whose rows open each plan with every
 // view and lead back to the roll-up where it was left; a search across every plan names the plan
 // of each hit; the share link reopens the roll-up. At 1400x860 and 390x844.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test, expect, REPO, REAL, needsShared } from "./harness.mjs";
+import { test, expect, REPO, REAL, DIST, needsShared } from "./harness.mjs";
 import { gotoApp } from "./helpers.mjs";
 
 const FIX = join(REPO, "tests", "fixtures");
@@ -18,6 +21,13 @@ async function openSet(page, paths) {
   await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(paths);
   await expect(page.getByTestId("fleet")).toBeVisible();
   await expect(page.getByTestId("load-error")).toHaveCount(0);
+}
+
+/** The CLI, built first when `cargo test` has not built it. */
+function planlens(args) {
+  const bin = join(REPO, "target", "debug", "planlens");
+  if (!existsSync(bin)) execFileSync("cargo", ["build", "-q", "--bin", "planlens"], { cwd: REPO });
+  return execFileSync(bin, args, { cwd: REPO, encoding: "utf8" });
 }
 
 async function rowNames(page) {
@@ -141,6 +151,34 @@ for (const [device, viewport] of [
       await page.locator("[data-testid=fleet-row-head]").first().click();
       await expect(page.getByTestId("plan-summary")).toContainText("Planning failed");
       await page.screenshot({ path: `/tmp/shots/plans-atlantis-${device}.png` });
+    });
+
+    test("the link `planlens link` makes of a set reopens the roll-up, and a row opens its plan", async ({ page, origin }) => {
+      const link = planlens(["link", "--base", `${origin}/`, join(FIX, "sets", "terragrunt")]).trim();
+      expect(link).toContain("#s=");
+      await page.goto(link);
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      await expect(page.getByTestId("fleet-summary")).toContainText("5 plans: 4 with changes, 1 with no changes");
+      await page.locator("[data-testid=fleet-row][data-id='prod/db'] [data-testid=fleet-row-head]").click();
+      await expect(page.locator(".topbar .doc-name")).toHaveText("prod/db");
+      await expect(page.getByTestId("plan-summary")).toContainText("1 to destroy");
+      // The redacted roll-up: rows only, which show what they change instead of opening.
+      const redacted = planlens(["link", "--redacted", "--base", `${origin}/`, join(FIX, "sets", "terragrunt")]).trim();
+      await page.goto("about:blank");
+      await page.goto(redacted);
+      await expect(page.getByTestId("rollup-redacted")).toBeVisible();
+      await page.locator("[data-testid=fleet-row][data-id='prod/db'] [data-testid=fleet-row-head]").click();
+      await expect(page.getByTestId("fleet-details")).toContainText("prod_db");
+    });
+
+    test("a report of a set opens from disk on the roll-up with every plan", async ({ page }) => {
+      const file = join(mkdtempSync(join(tmpdir(), "planlens-set-")), "report.html");
+      planlens(["report", join(FIX, "sets", "atlantis_three_projects.md"), "-o", file, "--app", DIST]);
+      await page.goto(`file://${file}`);
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      expect((await rowNames(page)).map(([n]) => n)).toEqual(["live/database (staging)", "live/network", "api-prod"]);
+      await page.locator("[data-testid=fleet-row][data-id='live/network'] [data-testid=fleet-row-head]").click();
+      await expect(page.getByTestId("plan-summary")).toContainText("1 to add, 1 to change");
     });
   });
 }

@@ -191,21 +191,34 @@ fn main() -> ExitCode {
             }
             _ => usage(),
         },
-        ["graph", path]
-        | ["graph", path, "--format", "dot"]
-        | ["graph", "--format", "dot", path] => graph(path, GraphFormat::Dot),
-        ["graph", path, "--format", "json"] | ["graph", "--format", "json", path] => {
-            graph(path, GraphFormat::Json)
-        }
-        ["graph", path, "--format", "svg"] | ["graph", "--format", "svg", path] => {
-            graph(path, GraphFormat::Svg)
-        }
-        ["drift", path]
-        | ["drift", path, "--format", "text"]
-        | ["drift", "--format", "text", path] => drift(path, false),
-        ["drift", path, "--format", "json"] | ["drift", "--format", "json", path] => {
-            drift(path, true)
-        }
+        ["graph", rest @ ..] => match Options::parse(rest, &["dot", "json", "svg"]) {
+            Ok(o)
+                if o.rules.is_none() && o.base.is_none() && !o.redacted && o.plan_url.is_none() =>
+            {
+                let format = match o.format.as_deref() {
+                    Some("json") => GraphFormat::Json,
+                    Some("svg") => GraphFormat::Svg,
+                    _ => GraphFormat::Dot,
+                };
+                with_plans(o, move |o, gathered| match gathered {
+                    Plans::One => graph(&o.path, format),
+                    Plans::Set(members, _) => graph_set(&members, format),
+                })
+            }
+            _ => usage(),
+        },
+        ["drift", rest @ ..] => match Options::parse(rest, &["text", "json"]) {
+            Ok(o)
+                if o.rules.is_none() && o.base.is_none() && !o.redacted && o.plan_url.is_none() =>
+            {
+                let json = o.format.as_deref() == Some("json");
+                with_plans(o, move |o, gathered| match gathered {
+                    Plans::One => drift(&o.path, json),
+                    Plans::Set(members, _) => drift_set(&members, json),
+                })
+            }
+            _ => usage(),
+        },
         ["fleet", rest @ ..] => fleet::run(rest),
         ["report", rest @ ..] => match ReportOptions::parse(rest) {
             Some(r) => report(&r),
@@ -468,6 +481,13 @@ fn report(r: &ReportOptions) -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    if !(r.plan.paths.len() == 1 && r.plan.paths[0] == "-") {
+        match set::gather(&r.plan.paths) {
+            Ok(set::Gathered::Set(members, _)) => return report_set(r, &app, &dir, &members),
+            Ok(set::Gathered::One(_)) => {}
+            Err(code) => return code,
+        }
+    }
     let checked = match evaluated(&r.plan) {
         Ok(x) => x,
         Err(code) => return code,
@@ -497,6 +517,7 @@ fn report(r: &ReportOptions) -> ExitCode {
             name: &checked.doc.name,
             rules: view.rules.as_deref(),
             environment: view.environment.as_deref(),
+            set: false,
         },
     );
     let written = if r.output == "-" {
@@ -770,32 +791,50 @@ fn drift(path: &str, json: bool) -> ExitCode {
         Ok(doc) => doc,
         Err(code) => return code,
     };
+    let (text, code) = match drift_output(&doc, json) {
+        Ok(out) => out,
+        Err(message) => {
+            eprintln!("planlens: {path}: {message}");
+            return ExitCode::from(3);
+        }
+    };
+    let text = match text {
+        serde_json::Value::String(text) => text,
+        json => json.to_string() + "\n",
+    };
+    let written = finish(std::io::stdout().lock().write_all(text.as_bytes()));
+    if written == ExitCode::SUCCESS {
+        ExitCode::from(code)
+    } else {
+        written
+    }
+}
+
+/// What `drift` prints of one document (text as a JSON string, or the JSON object) and its exit
+/// code; `Err` for a state, which cannot say what drifted.
+fn drift_output(doc: &Document, json: bool) -> Result<(serde_json::Value, u8), String> {
     // A state cannot say what drifted: never "No drift" for it (exit 3, as for check).
     if doc.source.is_state() {
-        eprintln!(
-            "planlens: {path}: {}",
-            planlens_model::planning::STATE_NO_DRIFT
-        );
-        return ExitCode::from(3);
+        return Err(planlens_model::planning::STATE_NO_DRIFT.to_string());
     }
-    let analysis = Analysis::of(&doc);
+    let analysis = Analysis::of(doc);
     let incomplete = planlens_changes::drift::incompleteness(
-        &doc,
+        doc,
         &analysis.planning,
         analysis.drift.resources.len(),
     );
     // As for check: 4 when planning failed, 1 when drift cannot be ruled out otherwise.
     let code = match (&incomplete, analysis.planning.failed()) {
-        (None, _) => ExitCode::SUCCESS,
-        (Some(_), true) => ExitCode::from(4),
-        (Some(_), false) => ExitCode::from(1),
+        (None, _) => 0,
+        (Some(_), true) => 4,
+        (Some(_), false) => 1,
     };
     let drift = analysis.drift;
     let facts = match &doc.source {
         Source::Driftctl(facts) => Some(facts),
         _ => None,
     };
-    let text = if json {
+    let out = if json {
         let mut out = serde_json::json!({
             "drifted": drift.resources.iter().map(|r| serde_json::json!({
                 "address": r.address,
@@ -825,16 +864,95 @@ fn drift(path: &str, json: bool) -> ExitCode {
                 .collect();
             out["alerts"] = f.alerts.iter().map(|(_, m)| m.clone()).collect();
         }
-        out.to_string() + "\n"
+        out
     } else {
-        drift_text(&drift, facts, incomplete.as_deref())
+        serde_json::Value::String(drift_text(&drift, facts, incomplete.as_deref()))
     };
-    let written = finish(std::io::stdout().lock().write_all(text.as_bytes()));
-    if written == ExitCode::SUCCESS {
-        code
-    } else {
-        written
+    Ok((out, code))
+}
+
+/// `drift` of several plans: each plan's drift under its name, the worst exit code.
+fn drift_set(members: &[planlens_load::set::Member], json: bool) -> ExitCode {
+    let mut code = 0;
+    let mut text = String::new();
+    let mut plans = Vec::new();
+    for m in members {
+        let outcome =
+            planlens_load::load_plan_text_with(m.text.clone(), &m.name, &mask_for(None), &Direct)
+                .map_err(|e| e.to_string())
+                .and_then(|doc| drift_output(&doc, json));
+        let (out, this) = match outcome {
+            Ok(out) => out,
+            Err(message) => (
+                if json {
+                    serde_json::json!({ "error": message })
+                } else {
+                    serde_json::Value::String(format!("{}\n", visible(&message)))
+                },
+                3,
+            ),
+        };
+        code = code.max(this);
+        match out {
+            serde_json::Value::String(s) => {
+                text.push_str(&format!("== {} ==\n{s}", visible(&m.name)));
+            }
+            mut object => {
+                object["name"] = m.name.clone().into();
+                plans.push(object);
+            }
+        }
     }
+    if json {
+        text = serde_json::json!({ "plans": plans }).to_string() + "\n";
+    }
+    match set::print(&text) {
+        written if written != ExitCode::SUCCESS => written,
+        _ => ExitCode::from(code),
+    }
+}
+
+/// `graph` of several plans: one DOT graph per plan one after another (Graphviz reads them all),
+/// or `{"plans": [{name, graph}]}`; an SVG draws one plan.
+fn graph_set(members: &[planlens_load::set::Member], format: GraphFormat) -> ExitCode {
+    if matches!(format, GraphFormat::Svg) {
+        eprintln!("planlens: an SVG draws one plan: give one file, or use --format dot or json");
+        return ExitCode::from(64);
+    }
+    let mut dot = String::new();
+    let mut plans = Vec::new();
+    for m in members {
+        let doc = match planlens_load::load_plan_text_with(
+            m.text.clone(),
+            &m.name,
+            &mask_for(None),
+            &Direct,
+        ) {
+            Ok(doc) => doc,
+            Err(e) => {
+                eprintln!("planlens: {}: {e}", m.name);
+                return ExitCode::from(3);
+            }
+        };
+        let analysis = Analysis::of(&doc);
+        let graph = analysis.graph(&doc);
+        match format {
+            GraphFormat::Json => {
+                let graph: serde_json::Value =
+                    serde_json::from_str(&graph.to_json()).unwrap_or_default();
+                plans.push(serde_json::json!({ "name": m.name, "graph": graph }));
+            }
+            _ => {
+                dot.push_str(&format!("// {}\n", visible(&m.name).replace('\n', " ")));
+                dot.push_str(&graph.to_dot());
+            }
+        }
+    }
+    let text = match format {
+        GraphFormat::Json => serde_json::json!({ "plans": plans }).to_string() + "\n",
+        _ => dot,
+    };
+    set::print(&text)
 }
 
 /// `incomplete`: why the list may not be all the drift there is ([`planlens_changes::drift::incompleteness`]),
@@ -1037,6 +1155,69 @@ fn set_links(
         planlens_session::share::set::set_link(base, &set::shareable(judged, members), &view);
     let rollup = planlens_session::share::set::rollup_link(base, &rows, &view);
     (full, rollup)
+}
+
+/// `report` of several plans: one HTML file with every plan (each stripped as a full link
+/// strips it), which opens on the roll-up.
+fn report_set(
+    r: &ReportOptions,
+    app: &report::App,
+    dir: &std::path::Path,
+    members: &[planlens_load::set::Member],
+) -> ExitCode {
+    let judged = match judged(&r.plan, members, true) {
+        Ok(j) => j,
+        Err(code) => return code,
+    };
+    let shareable = set::shareable(&judged, members);
+    let total: usize = shareable.iter().map(|m| m.text.len()).sum();
+    let limit = planlens_load::link::MAX_DECODED_BYTES;
+    if total > limit {
+        eprintln!(
+            "planlens: without their sensitive values the {} plans are still {}, more than the {} \
+             a report (like a link) can carry; report fewer plans at a time",
+            members.len(),
+            planlens_load::error::megabytes(total),
+            planlens_load::error::megabytes(limit),
+        );
+        return ExitCode::from(3);
+    }
+    let payload = planlens_session::share::set::set_payload(&shareable);
+    let environment = r.plan.labels.get("environment").cloned();
+    let rules = (r.plan.rules.as_deref())
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|t| planlens_load::link::encode(&t));
+    let name = format!("{} plans", members.len());
+    let page = report::html(
+        app,
+        &report::Plan {
+            payload: &payload,
+            name: &name,
+            rules: rules.as_deref(),
+            environment: environment.as_deref(),
+            set: true,
+        },
+    );
+    let written = if r.output == "-" {
+        std::io::stdout().lock().write_all(page.as_bytes())
+    } else {
+        std::fs::write(&r.output, &page)
+    };
+    if let Err(e) = written {
+        eprintln!("planlens: cannot write {}: {e}", r.output);
+        return ExitCode::from(1);
+    }
+    eprintln!(
+        "planlens: wrote {}: {} ({} plans {}, the app {} from {}); sensitive values removed as \
+         in a full share link",
+        r.output,
+        size(page.len()),
+        members.len(),
+        size(payload.len()),
+        size(page.len() - payload.len()),
+        dir.display()
+    );
+    ExitCode::SUCCESS
 }
 
 /// `check` of several plans: each plan's findings, the worst plan's exit code.

@@ -46,6 +46,8 @@ pub struct Plan<'a> {
     pub rules: Option<&'a str>,
     /// The `environment` label.
     pub environment: Option<&'a str>,
+    /// The payload is a set of plans (`share::set::set_payload`), reopened as the roll-up.
+    pub set: bool,
 }
 
 /// The built web app: the files its `index.html` names.
@@ -290,6 +292,9 @@ pub fn html(app: &App, plan: &Plan<'_>) -> String {
     if let Some(env) = plan.environment {
         let _ = write!(attributes, " data-env=\"{}\"", escape(env));
     }
+    if plan.set {
+        attributes.push_str(" data-kind=\"set\"");
+    }
     data(&mut out, PLAN_ID, &attributes, plan.payload);
     data(&mut out, "planlens-glue", "", &packed(&app.glue));
     if let Some(worker) = &app.worker {
@@ -337,6 +342,7 @@ mod tests {
             &app,
             &Plan {
                 payload: "AbC-_",
+                set: false,
                 name: "a\"<b>.json",
                 rules: None,
                 environment: Some("p&q"),
