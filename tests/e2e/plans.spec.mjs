@@ -171,10 +171,12 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("fleet-details")).toContainText("prod_db");
     });
 
-    test("a report of a set opens from disk on the roll-up with every plan", async ({ page }) => {
+    test("a report of a set opens from disk on the roll-up with every plan, fetching nothing", async ({ page, pageLog }) => {
       const file = join(mkdtempSync(join(tmpdir(), "planlens-set-")), "report.html");
       planlens(["report", join(FIX, "sets", "atlantis_three_projects.md"), "-o", file, "--app", DIST]);
-      await page.goto(`file://${file}`);
+      const url = `file://${file}`;
+      pageLog.allowed.push(url, "blob:", "data:");
+      await page.goto(url);
       await expect(page.getByTestId("fleet")).toBeVisible();
       expect((await rowNames(page)).map(([n]) => n)).toEqual(["live/database (staging)", "live/network", "api-prod"]);
       await page.locator("[data-testid=fleet-row][data-id='live/network'] [data-testid=fleet-row-head]").click();
