@@ -32,8 +32,13 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // 2026-11-29 when share links began to carry their glance (issue 27: +6.3 KB, the glance's writer
 // and the components both the app and the link's first paint render it with), and 967,063 B once
 // the page module-preloads the first paint's glue on every visit (6.4 KB: a link's first paint
-// then waits one round trip less); the ceiling is that plus 0.2 %.
-const CEILING = 969_000;
+// then waits one round trip less); the ceiling is that plus 0.2 %. 1,025,550 B once plans open
+// together (issue 28: +58 KB, measured against 2c92e5a with twiggy diff — the roll-up of plans
+// in the Fleet view, the set's expansion and naming, Atlantis, digger and Terragrunt splitting,
+// the pool of workers that read the plans, PlanRow's serde, folder walking, set and roll-up
+// links; the zip and tar readers, +52 KB more, were moved to the readers' part instead). A link's
+// first paint does not wait for this module (issue 27). The ceiling is that plus 0.2 %.
+const CEILING = 1_027_600;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },
