@@ -20,6 +20,8 @@
 //   policies the BRIEF's five guardrails in Rego (tests/fixtures/policies/conftest_v1) on each plan in
 //           the Rules tab: the Rego engine's compile, input and evaluation steps (in its worker), the
 //           whole evaluation as the page sees it, beside the same run's TOML pack alone
+//   set     50 generated plans of 1,000 resources chosen together (issue 28): files chosen → the
+//           roll-up with its 50 rows on screen, the progress seen, long main-thread tasks, workers used
 //   native  the native examples (cargo run --release --example graph_bench / rules_bench / share_bench;
 //           this builds natively and takes cargo's lock)
 //
@@ -59,6 +61,10 @@ const TARGET_10K_RATIO = 0.6; // ÷ fetch + JSON.parse of the same file, same pa
 const TARGET_50K_MS = 1200;
 const TARGET_MEMORY_RATIO = 1.5; // WebAssembly memory after opening ÷ file size
 const TARGET_LONG_TASK_MS = 50; // longest main-thread task while the 50k plan opens
+// Issue 28: 50 plans of 1,000 resources each, chosen together, to the roll-up on screen.
+const SET_PLANS = 50;
+const SET_RESOURCES = 1000;
+const TARGET_SET_MS = 2000;
 // Issue 3: graph build + layout of the default view of the 10k plan.
 const TARGET_10K_GRAPH_MS = 300;
 const TARGET_10K_RULES_MS = 50; // issue 4: built-in pack on 10k resources, in the browser
@@ -72,9 +78,9 @@ const GZIP_LEVEL = 6; // what tests/e2e/serve.mjs serves and tests/e2e/budget.sp
 // Arguments
 
 const QUICK = process.argv.includes("--quick");
-const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "policies", "native"];
+const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "policies", "set", "native"];
 const PARTS = new Set(
-  option("--parts", QUICK ? "first,open,cancel" : ALL_PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean),
+  option("--parts", QUICK ? "first,open,cancel,set" : ALL_PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean),
 );
 for (const p of PARTS) {
   if (!ALL_PARTS.includes(p)) {
@@ -138,6 +144,72 @@ async function ensurePlan(n) {
   }
   renameSync(tmp, out);
   return out;
+}
+
+/** The set's plans: SET_PLANS plans of SET_RESOURCES resources, seeds 1…SET_PLANS, each in a
+ * folder of its own as Terragrunt's --json-out-dir writes them (bench-data/set/unit-N/tfplan.json). */
+async function ensureSet() {
+  const paths = [];
+  for (let i = 1; i <= SET_PLANS; i++) {
+    const dir = join(DATA, "set", `unit-${i}`);
+    const out = join(dir, "tfplan.json");
+    paths.push(out);
+    if (existsSync(out) && statSync(out).size > 0) continue;
+    mkdirSync(dir, { recursive: true });
+    const file = createWriteStream(out);
+    await new Promise((ok) => file.on("open", ok));
+    const code = await new Promise((ok, fail) => {
+      const p = spawn("python3", [GEN, "--resources", String(SET_RESOURCES), "--seed", String(i)], { stdio: ["ignore", file, "inherit"] });
+      p.on("error", fail);
+      p.on("exit", ok);
+    });
+    await new Promise((ok) => file.end(ok));
+    if (code !== 0) throw new Error(`gen_plan.py exited with ${code} for the set's plan ${i}`);
+  }
+  return paths;
+}
+
+// The set: the files chosen together → every row of the roll-up on screen.
+async function setRun(browser, base, paths) {
+  const context = await browser.newContext(APP_CONTEXT);
+  await context.addInitScript(initScript);
+  const page = await context.newPage();
+  watch(page, "set");
+  try {
+    await page.goto(base + "/", { waitUntil: "load" });
+    await page.locator("input[data-testid=plan-file]").waitFor({ state: "attached", timeout: 60_000 });
+    await page.evaluate((n) => {
+      const b = (window.__set = { changeAt: null, readyAt: null, states: [], longTasks: [], errorText: null });
+      addEventListener("change", () => { if (b.changeAt == null) b.changeAt = performance.now(); }, true);
+      try {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) b.longTasks.push({ start: e.startTime, duration: e.duration });
+        }).observe({ type: "longtask", buffered: true });
+      } catch { b.longTasks = null; }
+      const frame = () => {
+        const p = document.querySelector("[data-testid=load-progress]");
+        if (p) {
+          const t = p.textContent.replace(/\s+/g, " ").replace(/Cancel$/, "").trim();
+          if (b.states[b.states.length - 1] !== t) b.states.push(t);
+        }
+        const err = document.querySelector("[data-testid=load-error]");
+        if (err) b.errorText = err.textContent;
+        if (document.querySelectorAll("[data-testid=fleet-row][data-kind=plan]").length === n) b.readyAt = performance.now();
+        if (b.readyAt == null && b.errorText == null) requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    }, paths.length);
+    await page.setInputFiles("input[data-testid=plan-file]", paths);
+    await page.waitForFunction(() => window.__set.readyAt != null || window.__set.errorText != null, null, {
+      polling: 100, timeout: READY_TIMEOUT,
+    });
+    const b = await page.evaluate(() => ({ ...window.__set, cores: navigator.hardwareConcurrency }));
+    if (b.errorText) throw new Error(`the set showed a load error: ${b.errorText}`);
+    const tasks = b.longTasks ? b.longTasks.filter((t) => t.start + t.duration >= b.changeAt).map((t) => t.duration) : null;
+    return { ready: b.readyAt - b.changeAt, states: b.states, longTasks: tasks, cores: b.cores };
+  } finally {
+    await context.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -726,7 +798,7 @@ async function main() {
   }
   mkdirSync(DATA, { recursive: true });
   const plans = {};
-  if (PARTS.has("first") && PARTS.size === 1) SIZES.length = 0;
+  if ([...PARTS].every((p) => p === "first" || p === "set")) SIZES.length = 0;
   for (const n of SIZES) plans[n] = await ensurePlan(n);
   // Cancel and "never frozen" are about the largest plan: 50k if asked for, else the largest size.
   const bigN = SIZES.includes(50000) ? 50000 : max(SIZES);
@@ -749,6 +821,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   const version = browser.version();
   const results = [];
+  const sets = [];
   const first = { runs: [], seen: null };
   const cancels = { reading: [], parsing: [] };
   try {
@@ -804,6 +877,16 @@ async function main() {
           `(engine: compile ${ms(p.compile)}, input ${ms(p.input)}, evaluation ${ms(p.eval)} ms)`);
       }
       results.push({ n, bytes, runs, floors, graphs, shares, policies });
+    }
+    if (PARTS.has("set")) {
+      const paths = await ensureSet();
+      for (let i = 0; i < RUNS; i++) {
+        const r = await attempt(`set run ${i + 1}`, () => setRun(browser, base, paths));
+        if (!r) continue;
+        sets.push(r);
+        log(`set of ${SET_PLANS} × ${SET_RESOURCES}: run ${i + 1}: roll-up on screen after ${ms(r.ready)} ms; ` +
+          `longest task ${ms(max(r.longTasks || []))} ms; states ${JSON.stringify(r.states.slice(0, 4))}…`);
+      }
     }
     if (PARTS.has("cancel") && Number.isFinite(bigN)) {
       for (const phase of ["reading", "parsing"]) {
@@ -945,6 +1028,24 @@ async function main() {
   file.text+parse = fresh page: file input change → JSON.parse(await file.text())`);
   }
 
+  if (PARTS.has("set")) {
+    const name = `${SET_PLANS} plans of ${SET_RESOURCES.toLocaleString("en")} resources chosen together → the roll-up on screen`;
+    if (!sets.length) figures.push(figure(name, "not measured (every run failed)"));
+    else {
+      const t = median(pick(sets, "ready"));
+      const cores = sets[0].cores;
+      figures.push(figure(name, `${ms(t)} ms (min ${ms(min(pick(sets, "ready")))}, max ${ms(max(pick(sets, "ready")))}; ` +
+        `${Math.min(cores, SET_PLANS)} worker(s): the browser reports ${cores} cores)`, `≤ ${TARGET_SET_MS} ms`, t <= TARGET_SET_MS));
+      const lt = sets.filter((r) => r.longTasks);
+      if (lt.length) {
+        const worst = max(lt.map((r) => max(r.longTasks) || 0));
+        figures.push(figure("the set: longest main-thread task", `${ms(worst)} ms worst of ${lt.length} run(s)`,
+          `≤ ${TARGET_LONG_TASK_MS} ms`, worst <= TARGET_LONG_TASK_MS));
+      }
+      const counted = sets.every((r) => r.states.some((s) => /Reading the plans: #?\d+ of \d+/.test(s)));
+      figures.push(figure("the set: progress counts the plans read", counted ? "yes, in every run" : "no", "yes", counted));
+    }
+  }
   if (PARTS.has("cancel") && Number.isFinite(bigN)) {
     console.log(`\nCancel while the ${bigN} plan opens\n`);
     const rows = [];

@@ -134,12 +134,29 @@ pub fn worker_start() {
                     };
                     reply(id, response);
                 }),
-                Some("rows") => wasm_bindgen_futures::spawn_local(async move {
-                    let response = match rows(id, &data).await {
+                Some("rows") | Some("share_set") => wasm_bindgen_futures::spawn_local(async move {
+                    let response = match get(&data, "kind").as_string().as_deref() {
+                        Some("share_set") => share_set(&data).await,
+                        _ => rows(id, &data).await,
+                    };
+                    let response = match response {
                         Ok(response) => response,
                         Err(message) => Response::Failed(message),
                     };
-                    reply(id, response);
+                    // The plans' texts go back to the page (handed over, not copied): it keeps
+                    // them for the rows to open.
+                    let texts = js_sys::Array::from(&get(&data, "texts"));
+                    let buffers = js_sys::Array::new();
+                    for t in texts.iter() {
+                        buffers.push(&js_sys::Uint8Array::from(t).buffer());
+                    }
+                    let json = serde_json::to_string(&response).unwrap_or_default();
+                    let message = Object::new();
+                    let _ = Reflect::set(&message, &"id".into(), &id.into());
+                    let _ = Reflect::set(&message, &"kind".into(), &"done".into());
+                    let _ = Reflect::set(&message, &"response".into(), &json.into());
+                    let _ = Reflect::set(&message, &"texts".into(), &texts);
+                    let _ = scope().post_message_with_transfer(&message, &buffers);
                 }),
                 Some("ask") => {
                     let request = get(&data, "request").as_string().unwrap_or_default();
@@ -212,8 +229,9 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
 }
 
 /// Opens the plans of a set `data` carries (`names`, `members` — their places in the set —
-/// and `texts`, UTF-8 bytes) one after the other and answers their roll-up rows, saying after
-/// each how many are done. A plan that needs the readers' part waits for it, once.
+/// and `texts`, UTF-8 bytes) one after the other, sending each one's roll-up row with the
+/// progress that counts it (`row`, JSON), then an empty `Rows` answer. A plan that needs the
+/// readers' part waits for it, once.
 async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
     let options: OpenOptions =
         serde_json::from_str(&get(data, "options").as_string().unwrap_or_default())
@@ -225,7 +243,6 @@ async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
     let members = js_sys::Array::from(&get(data, "members"));
     let texts = js_sys::Array::from(&get(data, "texts"));
     let total = names.length() as f64;
-    let mut out = Vec::new();
     for i in 0..names.length() {
         let member = planlens::load::set::Member {
             name: names.get(i).as_string().unwrap_or_default(),
@@ -242,10 +259,81 @@ async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
             row = READERS
                 .with(|r| planlens::session::set::row_of(&member, index, &options, &rules, r).0);
         }
-        out.push(row);
-        progress(id, "plans", i as f64 + 1.0, total);
+        // Each row goes to the page as it is made: the page reads one small row at a time, never
+        // all of a large set's rows in one task.
+        post(&[
+            ("id", id.into()),
+            ("kind", "progress".into()),
+            ("phase", "plans".into()),
+            ("done", (i as f64 + 1.0).into()),
+            ("total", total.into()),
+            (
+                "row",
+                serde_json::to_string(&row).unwrap_or_default().into(),
+            ),
+        ]);
     }
-    Ok(Response::Rows(out))
+    Ok(Response::Rows(Vec::new()))
+}
+
+/// The links and the comment of a set `data` carries (`names`, `texts`, `base`, `options`):
+/// every plan opened and stripped as a full link strips it, then `share::set`'s link of the
+/// plans (or the redacted roll-up when that is too long for a comment) and its ONE comment.
+async fn share_set(data: &JsValue) -> Result<Response, String> {
+    use planlens::session::share::markdown::choose_link;
+    use planlens::session::share::set as share;
+    let options: OpenOptions =
+        serde_json::from_str(&get(data, "options").as_string().unwrap_or_default())
+            .map_err(|e| format!("the page's options do not read: {e}"))?;
+    let base = get(data, "base").as_string().unwrap_or_default();
+    let (rules, builtin_fallback) = match planlens::session::set::rule_set(options.rules.as_deref())
+    {
+        Ok(rules) => (rules, false),
+        Err(_) => (planlens::rules::RuleSet::builtin(), true),
+    };
+    let names = js_sys::Array::from(&get(data, "names"));
+    let texts = js_sys::Array::from(&get(data, "texts"));
+    let mut rows = Vec::new();
+    let mut stripped = Vec::new();
+    for i in 0..names.length() {
+        let member = planlens::load::set::Member {
+            name: names.get(i).as_string().unwrap_or_default(),
+            text: String::from_utf8_lossy(&js_sys::Uint8Array::new(&texts.get(i)).to_vec())
+                .into_owned(),
+        };
+        let (mut row, mut session) = READERS
+            .with(|r| planlens::session::set::row_of(&member, i as usize, &options, &rules, r));
+        if READERS.with(PartReaders::take_missed) {
+            load_readers().await?;
+            (row, session) = READERS
+                .with(|r| planlens::session::set::row_of(&member, i as usize, &options, &rules, r));
+        }
+        let text = session
+            .as_ref()
+            .map(|s| planlens::share::strip::shareable_text(s.document()))
+            .unwrap_or(member.text);
+        stripped.push(planlens::load::set::Member {
+            name: member.name,
+            text,
+        });
+        rows.push(row);
+    }
+    planlens::fleet::plans::sort(&mut rows);
+    let view = planlens::load::fragment::LinkView {
+        rules: options.rules.as_deref().map(planlens::load::link::encode),
+        environment: options.labels.get("environment").cloned(),
+        ..Default::default()
+    };
+    let full = share::set_link(&base, &stripped, &view);
+    let redacted = share::rollup_link(&base, &rows, &view);
+    let link = choose_link(Some(full.clone()), None, redacted.clone());
+    let markdown = share::comment(&rows, &[], Some(&link));
+    Ok(Response::Share {
+        full,
+        redacted,
+        markdown,
+        builtin_fallback,
+    })
 }
 
 /// The files `data` carries (name, bytes), YAML made JSON.
@@ -263,6 +351,10 @@ async fn read_all(
         // Several files chosen or dropped together (a fleet, a set of plans, a folder): read
         // one after the other, each under its path in the folder when it has one.
         let paths = js_sys::Array::from(&get(data, "paths"));
+        let all: f64 = (list.iter())
+            .filter_map(|f| f.dyn_ref::<web_sys::File>().map(|f| f.size()))
+            .sum();
+        let mut before = 0.0;
         for (i, file) in list.iter().enumerate() {
             if let Some(file) = file.dyn_ref::<web_sys::File>() {
                 let name = paths
@@ -270,11 +362,15 @@ async fn read_all(
                     .as_string()
                     .filter(|p| !p.is_empty())
                     .unwrap_or_else(|| file.name());
-                read.push((name, read_file(id, file).await?));
+                read.push((name, read_file(id, file, before, all).await?));
+                before += file.size();
             }
         }
     } else if let Some(file) = file.dyn_ref::<web_sys::File>() {
-        read.push((options.name.clone(), read_file(id, file).await?));
+        read.push((
+            options.name.clone(),
+            read_file(id, file, 0.0, file.size()).await?,
+        ));
     } else if let Some(buffer) = bytes.dyn_ref::<js_sys::ArrayBuffer>() {
         read.push((
             options.name.clone(),
@@ -387,8 +483,14 @@ async fn part(name: &str) -> Result<JsValue, String> {
         })
 }
 
-/// Reads a file in slices, saying how far it got.
-async fn read_file(id: f64, file: &web_sys::File) -> Result<Vec<u8>, String> {
+/// Reads a file in slices, saying how far it got: of several files read one after the other,
+/// `before` bytes were read already and `all` is their total.
+async fn read_file(
+    id: f64,
+    file: &web_sys::File,
+    before: f64,
+    all: f64,
+) -> Result<Vec<u8>, String> {
     let size = file.size();
     if size > MAX_FILE_BYTES as f64 {
         return Err(LoadError::TooLarge {
@@ -401,14 +503,14 @@ async fn read_file(id: f64, file: &web_sys::File) -> Result<Vec<u8>, String> {
     let cannot = |e: JsValue| format!("Cannot read {name}: {}", error_message(e));
     let mut bytes = Vec::with_capacity(size as usize);
     let mut offset = 0.0;
-    progress(id, "reading", 0.0, size);
+    progress(id, "reading", before, all);
     while offset < size {
         let end = (offset + READ_CHUNK).min(size);
         let blob = file.slice_with_f64_and_f64(offset, end).map_err(cannot)?;
         let buffer = JsFuture::from(blob.array_buffer()).await.map_err(cannot)?;
         append(&mut bytes, &js_sys::Uint8Array::new(&buffer));
         offset = end;
-        progress(id, "reading", offset, size);
+        progress(id, "reading", before + offset, all);
     }
     Ok(bytes)
 }

@@ -74,6 +74,8 @@ pub enum Progress {
     Part { name: String },
     /// Opening a set's plans: `done` of `total` read.
     Plans { done: f64, total: f64 },
+    /// A set's plan was read: its roll-up row (JSON), sent with the count that includes it.
+    Row(String),
 }
 
 type OnProgress = Rc<dyn Fn(Progress)>;
@@ -235,7 +237,12 @@ async fn start_worker(part: Option<&str>) -> Result<Conn, String> {
                             Some(phase) if phase.starts_with("part:") => Progress::Part {
                                 name: phase["part:".len()..].to_string(),
                             },
-                            Some("plans") => Progress::Plans { done, total },
+                            Some("plans") => {
+                                if let Some(row) = get(&data, "row").as_string() {
+                                    on(Progress::Row(row));
+                                }
+                                Progress::Plans { done, total }
+                            }
                             _ => Progress::Parsing { bytes: total },
                         });
                     }
@@ -622,15 +629,16 @@ fn stop_pool() {
 }
 
 /// Reads a set's plans (`names[i]`, `texts[i]`) in workers, one per core at most, each given
-/// plans of about the same total size, and gives their roll-up rows in the roll-up's order;
-/// `on` hears how many are done. The texts stay the page's (each worker gets copies), so a
-/// row can open its plan later. Cancel stops every worker.
+/// plans of about the same total size, and gives their roll-up rows in the roll-up's order with
+/// the texts; `on` hears how many are done. The texts are handed to the workers (not copied) and
+/// handed back with their answers, so a row can open its plan later. Cancel stops every worker
+/// (and the texts are gone with them).
 pub async fn rows(
     names: &[String],
-    texts: &[js_sys::Uint8Array],
+    texts: Vec<js_sys::Uint8Array>,
     options: &OpenOptions,
     on: impl Fn(Progress) + 'static,
-) -> Result<Vec<crate::fleet::PlanRow>, String> {
+) -> Result<(Vec<crate::fleet::PlanRow>, Vec<js_sys::Uint8Array>), String> {
     let ticket = LATEST.with(|l| l.get());
     let cores = window().navigator().hardware_concurrency().max(1.0) as usize;
     let count = cores.min(names.len()).max(1);
@@ -664,6 +672,8 @@ pub async fn rows(
     }
     let total = names.len() as f64;
     let done_by: Rc<RefCell<Vec<f64>>> = Rc::new(RefCell::new(vec![0.0; count]));
+    let rows: Rc<RefCell<Vec<crate::fleet::PlanRow>>> = Rc::default();
+    let failed: Rc<RefCell<Option<String>>> = Rc::default();
     let on: OnProgress = Rc::new(on);
     let options_json = serde_json::to_string(options).unwrap_or_default();
     let promises = js_sys::Array::new();
@@ -680,15 +690,19 @@ pub async fn rows(
         for &i in share {
             list_names.push(&JsValue::from_str(&names[i]));
             list_members.push(&JsValue::from(i as u32));
-            let copy = texts[i].slice(0, texts[i].length());
-            transfer.push(&copy.buffer());
-            list_texts.push(&copy);
+            transfer.push(&texts[i].buffer());
+            list_texts.push(&texts[i]);
         }
         let _ = Reflect::set(&message, &"names".into(), &list_names);
         let _ = Reflect::set(&message, &"members".into(), &list_members);
         let _ = Reflect::set(&message, &"texts".into(), &list_texts);
         let (done_by, on) = (done_by.clone(), on.clone());
+        let (rows, failed) = (rows.clone(), failed.clone());
         let heard: OnProgress = Rc::new(move |p: Progress| match p {
+            Progress::Row(json) => match serde_json::from_str(&json) {
+                Ok(row) => rows.borrow_mut().push(row),
+                Err(e) => *failed.borrow_mut() = Some(format!("a plan's row does not read: {e}")),
+            },
             Progress::Plans { done, .. } => {
                 done_by.borrow_mut()[w] = done;
                 let done = done_by.borrow().iter().sum();
@@ -713,16 +727,31 @@ pub async fn rows(
     if !is_latest(ticket) {
         return Err("cancelled".to_string());
     }
-    let mut rows = Vec::new();
-    for data in js_sys::Array::from(&answers?).iter() {
+    let mut back: Vec<Option<js_sys::Uint8Array>> = vec![None; names.len()];
+    for (data, (_, share)) in js_sys::Array::from(&answers?).iter().zip(&shares) {
         match decode_answer(&data)? {
-            Response::Rows(mut r) => rows.append(&mut r),
+            Response::Rows(_) => {}
             Response::Failed(message) => return Err(message),
             _ => return Err("the worker answered something else".to_string()),
         }
+        let returned = js_sys::Array::from(&get(&data, "texts"));
+        for (k, &i) in share.iter().enumerate() {
+            back[i] = Some(returned.get(k as u32).unchecked_into());
+        }
+    }
+    let texts: Vec<js_sys::Uint8Array> = back.into_iter().flatten().collect();
+    if texts.len() != names.len() {
+        return Err("the workers did not give the plans back".to_string());
+    }
+    if let Some(message) = failed.borrow_mut().take() {
+        return Err(message);
+    }
+    let mut rows = std::mem::take(&mut *rows.borrow_mut());
+    if rows.len() != names.len() {
+        return Err(format!("{} of {} plans were read", rows.len(), names.len()));
     }
     crate::fleet::plans::sort(&mut rows);
-    Ok(rows)
+    Ok((rows, texts))
 }
 
 /// Answers every question still waiting on `pending` with a failure saying `message`.
@@ -838,6 +867,67 @@ pub async fn ask_part(
         Response::Failed(message) => Err(message),
         _ => Err(format!("the {name} part gave no answer")),
     }
+}
+
+/// The links (the plans themselves; the redacted roll-up) and the ONE comment of a set, made by a
+/// worker from the set's texts, which are handed over and handed back.
+pub async fn share_set(
+    names: &[String],
+    texts: Vec<js_sys::Uint8Array>,
+    options: &OpenOptions,
+    base: &str,
+) -> (
+    Result<(String, String, String, bool), String>,
+    Vec<js_sys::Uint8Array>,
+) {
+    let conn = match SPARE.with(|s| s.borrow_mut().take()) {
+        Some(conn) => Ok(conn),
+        None => start_worker(None).await,
+    };
+    prepare();
+    let conn = match conn {
+        Ok(conn) => conn,
+        Err(e) => return (Err(e), texts),
+    };
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"share_set".into());
+    let options_json = serde_json::to_string(options).unwrap_or_default();
+    let _ = Reflect::set(&message, &"options".into(), &options_json.into());
+    let _ = Reflect::set(&message, &"base".into(), &JsValue::from_str(base));
+    let (list_names, list_texts, transfer) = (
+        js_sys::Array::new(),
+        js_sys::Array::new(),
+        js_sys::Array::new(),
+    );
+    for (name, text) in names.iter().zip(&texts) {
+        list_names.push(&JsValue::from_str(name));
+        list_texts.push(text);
+        transfer.push(&text.buffer());
+    }
+    let _ = Reflect::set(&message, &"names".into(), &list_names);
+    let _ = Reflect::set(&message, &"texts".into(), &list_texts);
+    let answer = call(&conn.worker, &conn.pending, message, None, Some(&transfer)).await;
+    conn.worker.terminate();
+    let data = match answer {
+        Ok(data) => data,
+        Err(e) => return (Err(e), Vec::new()),
+    };
+    let back: Vec<js_sys::Uint8Array> = js_sys::Array::from(&get(&data, "texts"))
+        .iter()
+        .map(|t| t.unchecked_into())
+        .collect();
+    let result = match decode_answer(&data) {
+        Ok(Response::Share {
+            full,
+            redacted,
+            markdown,
+            builtin_fallback,
+        }) => Ok((full, redacted, markdown, builtin_fallback)),
+        Ok(Response::Failed(message)) => Err(message),
+        Ok(_) => Err("the worker answered something else".to_string()),
+        Err(e) => Err(e),
+    };
+    (result, back)
 }
 
 /// A fleet row's plan or state as a file (name, text), from the worker holding the fleet.

@@ -128,6 +128,7 @@ pub fn FleetView() -> impl IntoView {
                 </p>
             }
         });
+        let share = (!fleet.plans.is_empty() && open::set_has_plans()).then(|| share_panel(state));
         let back = state.loaded.with(Option::is_some).then(|| {
             view! {
                 <button class="button" data-testid="fleet-to-plan" on:click=move |_| state.showing_fleet.set(false)>
@@ -188,6 +189,7 @@ pub fn FleetView() -> impl IntoView {
                     </h2>
                     {back}
                 </div>
+                {share}
                 {verdict}
                 {redacted}
                 {problems}
@@ -248,6 +250,85 @@ pub fn FleetView() -> impl IntoView {
                 {unclaimed}
             </section>
         })
+    }
+}
+
+/// What sharing the set gave: (link with every plan, redacted roll-up link, comment, whether
+/// the built-in pack stood in for the rules).
+type Shared = Result<(String, String, String, bool), String>;
+
+/// *Share…* for a set: the link that carries every plan, the redacted roll-up's link and ONE
+/// pull-request comment for the whole set, each with a Copy button (`share::set`'s, as
+/// `planlens link` and `summary --format markdown` make them).
+fn share_panel(state: AppState) -> impl IntoView {
+    let shared = RwSignal::new(None::<Shared>);
+    let busy = RwSignal::new(false);
+    let status = RwSignal::new(String::new());
+    let start = move |_| {
+        if busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
+        shared.set(None);
+        leptos::task::spawn_local(async move {
+            let result = open::share_set(state).await;
+            shared.set(Some(result));
+            busy.set(false);
+        });
+    };
+    let copy = move |text: String, what: &'static str| {
+        leptos::task::spawn_local(async move {
+            let clipboard = window().navigator().clipboard();
+            let done = wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&text))
+                .await
+                .is_ok();
+            status.set(if done {
+                format!("Copied the {what}.")
+            } else {
+                format!("The browser refused to copy the {what}: select it and copy it yourself.")
+            });
+        });
+    };
+    view! {
+        <div class="rollup-share">
+            <button class="button" data-testid="rollup-share" disabled=move || busy.get() on:click=start>
+                {move || if busy.get() { "Preparing…" } else { "Share the roll-up…" }}
+            </button>
+            {move || shared.get().map(|result| match result {
+                Err(e) => view! { <p class="banner banner-danger" role="alert" data-testid="rollup-share-error">{e}</p> }.into_any(),
+                Ok((full, redacted, markdown, fallback)) => {
+                    let fits = full.len() <= crate::share::GITHUB_COMMENT_LIMIT;
+                    let (f, r, m) = (full.clone(), redacted.clone(), markdown.clone());
+                    view! {
+                        <section class="share-section" data-testid="rollup-share-full">
+                            <h3>{format!("Link with every plan ({} characters)", full.len())}</h3>
+                            <p class="fine">"The plans are in the link, without their sensitive values; nothing is uploaded."</p>
+                            <textarea class="share-link" readonly rows="2" spellcheck="false" aria-label="Link with every plan" data-testid="rollup-share-full-link" prop:value=full.clone()></textarea>
+                            <div class="share-row">
+                                <button class="button" data-testid="rollup-copy-full" on:click=move |_| copy(f.clone(), "link")>"Copy link"</button>
+                            </div>
+                            {(!fits).then(|| view! { <p class="banner banner-warn">"Too long for a pull-request comment: the comment carries the redacted roll-up instead."</p> })}
+                        </section>
+                        <section class="share-section" data-testid="rollup-share-redacted">
+                            <h3>{format!("Redacted roll-up ({} characters)", redacted.len())}</h3>
+                            <p class="fine">"Names, counts, addresses, actions and findings: no value."</p>
+                            <textarea class="share-link" readonly rows="2" spellcheck="false" aria-label="Redacted roll-up link" data-testid="rollup-share-redacted-link" prop:value=redacted.clone()></textarea>
+                            <div class="share-row">
+                                <button class="button" data-testid="rollup-copy-redacted" on:click=move |_| copy(r.clone(), "redacted link")>"Copy link"</button>
+                            </div>
+                        </section>
+                        <section class="share-section" data-testid="rollup-share-markdown">
+                            <h3>{format!("One pull-request comment for every plan ({} characters)", markdown.chars().count())}</h3>
+                            {fallback.then(|| view! { <p class="banner banner-warn">"The rules have errors: the comment judges with the built-in pack."</p> })}
+                            <button class="button" data-testid="rollup-copy-markdown" on:click=move |_| copy(m.clone(), "comment")>"Copy the comment"</button>
+                            <textarea class="share-markdown" readonly rows="8" spellcheck="false" aria-label="The comment" data-testid="rollup-share-markdown-text" prop:value=markdown.clone()></textarea>
+                        </section>
+                    }
+                    .into_any()
+                }
+            })}
+            <p class="share-status" role="status" data-testid="rollup-share-status">{move || status.get()}</p>
+        </div>
     }
 }
 

@@ -149,6 +149,7 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
                 part: name,
             },
             Progress::Plans { done, total } => Status::Plans { done, total },
+            Progress::Row(_) => return,
         });
     };
     let options = options(state, &name);
@@ -233,12 +234,12 @@ async fn open_set(
             state.status.set(Status::Plans { done, total });
         }
     };
-    let rows = backend::rows(&names, &texts, &options, on).await;
+    let rows = backend::rows(&names, texts, &options, on).await;
     if !is_current(generation) {
         return;
     }
     match rows {
-        Ok(plans) => {
+        Ok((plans, texts)) => {
             SET.with(|s| *s.borrow_mut() = names.into_iter().zip(texts).collect());
             state.fleet_filter.set(Default::default());
             state.fleet_place.set_value(None);
@@ -258,6 +259,22 @@ async fn open_set(
         }
         Err(e) => fail(state, e),
     }
+}
+
+/// The links and the comment of the open set (full link, redacted roll-up link, comment, whether
+/// the built-in pack stood in for rules that do not parse); the set's texts stay on the page.
+pub async fn share_set(state: AppState) -> Result<(String, String, String, bool), String> {
+    let (names, texts): (Vec<String>, Vec<js_sys::Uint8Array>) = SET
+        .with(|s| std::mem::take(&mut *s.borrow_mut()))
+        .into_iter()
+        .unzip();
+    if names.is_empty() {
+        return Err("No plans are open: open them again to share them.".to_string());
+    }
+    let (result, back) =
+        backend::share_set(&names, texts, &options(state, ""), &url::site_base()).await;
+    SET.with(|s| *s.borrow_mut() = names.into_iter().zip(back).collect());
+    result
 }
 
 /// True when the open roll-up's plans are on the page (not a redacted roll-up's rows only).

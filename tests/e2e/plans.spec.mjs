@@ -182,5 +182,26 @@ for (const [device, viewport] of [
       await page.locator("[data-testid=fleet-row][data-id='live/network'] [data-testid=fleet-row-head]").click();
       await expect(page.getByTestId("plan-summary")).toContainText("1 to add, 1 to change");
     });
+
+    test("Share on the roll-up gives the link of every plan, the redacted roll-up and one comment", async ({ page }) => {
+      await gotoApp(page);
+      await page.getByTestId("landing-folder").setInputFiles(join(FIX, "sets", "terragrunt"));
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      await page.getByTestId("rollup-share").click();
+      const full = await page.getByTestId("rollup-share-full-link").inputValue();
+      expect(full).toContain("#s=");
+      await expect(page.getByTestId("rollup-share-redacted-link")).toHaveValue(/#ru=/);
+      const markdown = await page.getByTestId("rollup-share-markdown-text").inputValue();
+      expect(markdown).toMatch(/^### Planlens: 5 plans: 4 with changes, 1 with no changes/);
+      expect(markdown).toContain("| `prod/db` |");
+      // The same comment the CLI writes for the same plans (the link's payload aside: the folder
+      // picker may list the plans in another order than the CLI's walk).
+      const cli = planlens(["summary", "--format", "markdown", "--base", full.split("#")[0], join(FIX, "sets", "terragrunt")]);
+      const unlinked = (text) => text.replace(/#s=[A-Za-z0-9_-]+/, "#s=…");
+      expect(unlinked(markdown)).toBe(unlinked(cli));
+      // The link reopens the roll-up.
+      await page.goto(full);
+      await expect(page.getByTestId("fleet-summary")).toContainText("5 plans");
+    });
   });
 }
