@@ -18,6 +18,11 @@
 //! patterns = ["*_pin", "license"]   # case-insensitive globs on the whole key
 //! builtin = true             # optional, default true: keep the built-in patterns (password, …)
 //!
+//! [[plans]]                  # optional, any number: labels for plans opened together, by name
+//! match = "prod/*"           # a plan's name in the set; `*` matches anything, `/` included
+//! labels = { environment = "prod" }   # a later match wins; the user's labels and the plan's
+//!                                     # own variables of the same name win over these
+//!
 //! [[rule]]
 //! id = "large-instance-outside-prod"   # required, unique, letters, digits, _ - .
 //! severity = "deny"                    # required: deny | warn | info
