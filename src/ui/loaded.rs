@@ -45,4 +45,7 @@ pub enum PlanSource {
     Link(Arc<str>),
     /// Fetched from `?url=` (this address).
     Url(String),
+    /// Plan `.1` of the set a link carried (its payload `.0`): the fragment keeps the set and
+    /// names the plan (`s=…&pl=N`), a row's deep link.
+    Member(Arc<str>, usize),
 }

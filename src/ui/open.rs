@@ -176,6 +176,7 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
             texts,
             problems,
         }) => {
+            SET_LINK.with(|l| l.borrow_mut().take());
             open_set(state, generation, names, texts, problems, None).await;
             return;
         }
@@ -211,6 +212,8 @@ async fn open_input(state: AppState, input: Input, name: String, source: PlanSou
 }
 
 thread_local! {
+    /// The payload of the set link the open set came from (`s=`), if it came from one.
+    static SET_LINK: std::cell::RefCell<Option<Arc<str>>> = const { std::cell::RefCell::new(None) };
     /// The open set's plans (name, UTF-8 text), kept on the page so a row opens its plan.
     static SET: std::cell::RefCell<Vec<(String, js_sys::Uint8Array)>> =
         const { std::cell::RefCell::new(Vec::new()) };
@@ -277,6 +280,11 @@ pub async fn share_set(state: AppState) -> Result<(String, String, String, bool)
     result
 }
 
+/// The payload of the set link the open roll-up came from, if it came from one.
+pub fn set_link_payload() -> Option<Arc<str>> {
+    SET_LINK.with(|l| l.borrow().clone())
+}
+
 /// True when the open roll-up's plans are on the page (not a redacted roll-up's rows only).
 pub fn set_has_plans() -> bool {
     SET.with(|s| !s.borrow().is_empty())
@@ -300,12 +308,12 @@ pub fn open_member(state: AppState, member: usize, address: Option<String>) {
         name: name.clone(),
         bytes: f64::from(text.length()),
     });
-    leptos::task::spawn_local(open_input(
-        state,
-        Input::Bytes(text.to_vec()),
-        name,
-        PlanSource::Local,
-    ));
+    // A plan of a set a link carried keeps the set in the address bar: a row's deep link.
+    let source = match set_link_payload() {
+        Some(set) => PlanSource::Member(set, member),
+        None => PlanSource::Local,
+    };
+    leptos::task::spawn_local(open_input(state, Input::Bytes(text.to_vec()), name, source));
 }
 
 /// Opens the plans a set link carries (`s=`, decoded to `[{name, text}]`), as a roll-up;
@@ -324,6 +332,7 @@ pub fn open_set_link(state: AppState, payload: String, member: Option<usize>) {
             .and_then(|json| crate::load::set::read_payload(&json).map_err(|e| e.to_string()));
         match members {
             Ok(members) => {
+                SET_LINK.with(|l| *l.borrow_mut() = Some(payload.as_str().into()));
                 let (names, texts) = members
                     .into_iter()
                     .map(|m| (m.name, js_sys::Uint8Array::from(m.text.as_bytes())))
@@ -346,6 +355,7 @@ pub fn open_rollup_link(state: AppState, payload: String) {
         Ok(mut plans) => {
             crate::fleet::plans::sort(&mut plans);
             SET.with(|s| s.borrow_mut().clear());
+            SET_LINK.with(|l| l.borrow_mut().take());
             state.fleet_filter.set(Default::default());
             state.fleet.set(Some(Arc::new(crate::fleet::FleetIndex {
                 plans,

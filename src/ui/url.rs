@@ -66,6 +66,18 @@ pub fn sync_fragment(state: AppState) {
         if state.home.get() {
             return;
         }
+        // The roll-up of a set a link carried: the fragment is that set again.
+        if state.showing_fleet.get()
+            && let Some(set) = super::open::set_link_payload()
+        {
+            let hash = crate::share::fragment::hash(&Fragment {
+                set: Some(set.to_string()),
+                ..Default::default()
+            });
+            write_hash(&hash, false);
+            state.written_hash.set_value(hash);
+            return;
+        }
         let frag = state.loaded.with(|l| {
             let l = l.as_ref()?;
             let (sample, plan, name) = match &l.source {
@@ -73,7 +85,13 @@ pub fn sync_fragment(state: AppState) {
                 PlanSource::Link(payload) => {
                     (None, Some(payload.to_string()), Some(l.doc.name.clone()))
                 }
-                PlanSource::Local | PlanSource::Url(_) => (None, None, None),
+                PlanSource::Local | PlanSource::Url(_) | PlanSource::Member(..) => {
+                    (None, None, None)
+                }
+            };
+            let member = match &l.source {
+                PlanSource::Member(set, i) => Some((set.to_string(), *i)),
+                _ => None,
             };
             let keep_query = matches!(l.source, PlanSource::Url(_));
             Some((
@@ -83,6 +101,8 @@ pub fn sync_fragment(state: AppState) {
                     name,
                     glance: None,
                     view: LinkView::default(),
+                    set: member.as_ref().map(|(set, _)| set.clone()),
+                    member: member.map(|(_, i)| i),
                     ..Default::default()
                 },
                 keep_query,
@@ -94,21 +114,27 @@ pub fn sync_fragment(state: AppState) {
         };
         frag.view = current_view(state);
         let hash = crate::share::fragment::hash(&frag);
-        let location = window().location();
-        if location.hash().unwrap_or_default() != hash {
-            // `?url=` stays only while its plan is the one open.
-            let search = if keep_query {
-                location.search().unwrap_or_default()
-            } else {
-                String::new()
-            };
-            let url = format!("{}{search}{hash}", location.pathname().unwrap_or_default());
-            let _ = window().history().and_then(|h| {
-                h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
-            });
-        }
+        write_hash(&hash, keep_query);
         state.written_hash.set_value(hash);
     });
+}
+
+/// Replaces the address bar's fragment with `hash` (and its query with none, unless
+/// `keep_query`), in the same history entry.
+fn write_hash(hash: &str, keep_query: bool) {
+    let location = window().location();
+    if location.hash().unwrap_or_default() != hash {
+        // `?url=` stays only while its plan is the one open.
+        let search = if keep_query {
+            location.search().unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let url = format!("{}{search}{hash}", location.pathname().unwrap_or_default());
+        let _ = window()
+            .history()
+            .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)));
+    }
 }
 
 /// The history state of the entry the logo pushes: the landing page over an open plan.

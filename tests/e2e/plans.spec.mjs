@@ -162,6 +162,15 @@ for (const [device, viewport] of [
       await page.locator("[data-testid=fleet-row][data-id='prod/db'] [data-testid=fleet-row-head]").click();
       await expect(page.locator(".topbar .doc-name")).toHaveText("prod/db");
       await expect(page.getByTestId("plan-summary")).toContainText("1 to destroy");
+      // The address bar is the row's deep link: the set and which plan; it reopens that plan.
+      await expect(page).toHaveURL(/#.*pl=\d+.*&s=/);
+      const deep = page.url();
+      await page.goto("about:blank");
+      await page.goto(deep);
+      await expect(page.locator(".topbar .doc-name")).toHaveText("prod/db");
+      await page.getByTestId("fleet-back").click();
+      await expect(page.getByTestId("fleet-summary")).toContainText("5 plans");
+      await expect(page).not.toHaveURL(/pl=/);
       // The redacted roll-up: rows only, which show what they change instead of opening.
       const redacted = planlens(["link", "--redacted", "--base", `${origin}/`, join(FIX, "sets", "terragrunt")]).trim();
       await page.goto("about:blank");
