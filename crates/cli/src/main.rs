@@ -21,6 +21,7 @@
 mod fleet;
 mod policies;
 mod report;
+mod wasi;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -124,6 +125,7 @@ fn take_mask_options(args: Vec<String>) -> Option<(Vec<String>, Vec<String>)> {
 }
 
 fn main() -> ExitCode {
+    wasi::enter_working_directory();
     let Some((args, patterns)) = take_mask_options(std::env::args().skip(1).collect()) else {
         return usage();
     };
