@@ -14,13 +14,13 @@ pub const CWD_ENV: &str = "PLANLENS_WASI_CWD";
 /// Enters the directory named by [`CWD_ENV`] (WASI only).
 pub fn enter_working_directory() {
     #[cfg(target_os = "wasi")]
-    if let Some(dir) = std::env::var_os(CWD_ENV) {
-        if let Err(e) = std::env::set_current_dir(&dir) {
-            // A launcher bug, not the user's: say so, and let relative paths fail as they will.
-            eprintln!(
-                "planlens: cannot enter the working directory {}: {e}",
-                dir.to_string_lossy()
-            );
-        }
+    if let Some(dir) = std::env::var_os(CWD_ENV)
+        && let Err(e) = std::env::set_current_dir(&dir)
+    {
+        // A launcher bug, not the user's: say so, and let relative paths fail as they will.
+        eprintln!(
+            "planlens: cannot enter the working directory {}: {e}",
+            dir.to_string_lossy()
+        );
     }
 }
