@@ -29,6 +29,7 @@ printf '\n== the GitHub Action'"'"'s script against a fake GitHub API (tests/act
 node --test tests/action/
 printf '\n== the npm package: packed, installed with no Rust on PATH, compared with the native CLI\n'
 scripts/package.sh --allow-dirty
+cargo build --quiet --bin planlens    # the native CLI to compare with (cargo test built it already)
 NPM_INSTALL="$PWD/tmp/npm-install"
 scripts/npm-test.sh "${CARGO_TARGET_DIR:-target}/debug/planlens" "$NPM_INSTALL"
 # tests/e2e/npm_open.spec.mjs runs `planlens open` from the installed package.

@@ -14,6 +14,7 @@ import { readFile, stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { TYPES } from "./types.js";
 import { SITE } from "./wasi.js";
 
 const LAUNCHER = fileURLToPath(new URL("../bin/planlens.js", import.meta.url));
@@ -25,20 +26,6 @@ const USAGE = `usage:
                                                  first opens in a browser unless --no-browser or
                                                  CI=true); Ctrl+C stops it. PLAN as for summary
                                                  (- reads standard input)`;
-
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".webmanifest": "application/manifest+json",
-  ".txt": "text/plain; charset=utf-8",
-};
 
 /** The arguments: plans, what goes to `link` as it is, the port and whether to open a browser. */
 function parse(args) {
