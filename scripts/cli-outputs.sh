@@ -10,6 +10,9 @@
 # then `--- exit N`. Commands: summary (text, Markdown with a link), link (full, redacted), check
 # (text, JSON, and with the policies of tests/fixtures/policies/conftest_v1), drift (text, JSON),
 # graph (DOT, JSON, SVG) and fleet.
+#
+# CLI_OUTPUTS_SHARD=K/N records only every Nth input from the Kth (1-based), so N runs side by
+# side cover them all (scripts/npm-test.sh runs the slower packaged CLI in two).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,9 +20,13 @@ BIN="$(realpath "${1:?usage: scripts/cli-outputs.sh BIN OUTDIR}")"
 OUT="${2:?usage: scripts/cli-outputs.sh BIN OUTDIR}"
 mkdir -p "$OUT"
 
-inputs() {
+all_inputs() {
   find tests/fixtures samples -type f ! -name '*.md' ! -name '*.rego' ! -name '*.toml' | sort
   [ -d ../shared/fixtures/real ] && find ../shared/fixtures/real -type f -name '*.json' | sort
+}
+SHARD="${CLI_OUTPUTS_SHARD:-1/1}"
+inputs() {
+  all_inputs | awk -v k="${SHARD%/*}" -v n="${SHARD#*/}" '(NR - 1) % n == k - 1'
 }
 
 BASE=https://example.test/planlens/

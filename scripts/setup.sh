@@ -20,12 +20,15 @@ done
 TRUNK_VERSION=0.21.14
 step() { printf '\n== %s\n' "$*"; }
 
-step "Rust target wasm32-unknown-unknown"
-if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  echo "present"
-else
-  rustup target add wasm32-unknown-unknown
-fi
+# wasm32-unknown-unknown: the browser app; wasm32-wasip1: the CLI of the npm package.
+for target in wasm32-unknown-unknown wasm32-wasip1; do
+  step "Rust target $target"
+  if rustup target list --installed | grep -qx "$target"; then
+    echo "present"
+  else
+    rustup target add "$target"
+  fi
+done
 
 step "Chromium (Debian) for the browser tests and benchmarks"
 if $BUILD_ONLY; then

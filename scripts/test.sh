@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check and test: formatting, clippy (native and wasm32), the core's tests over the real
 # and hand-written fixtures, the release build (at / and at the sub-path /planlens/), and the
+# npm package (scripts/package.sh, scripts/npm-test.sh), the GitHub Action's script, and the
 # real-browser tests (Playwright on Chromium).
 # Installs what is missing first (scripts/setup.sh). Real-plan tests skip, saying so, when
 # ../shared/fixtures/real is not beside the repository.
@@ -24,5 +25,14 @@ printf '\n== trunk build --release\n'
 trunk build --release
 printf '\n== trunk build --release for a sub-path (/planlens/, as GitHub Pages serves a fork)\n'
 trunk build --release --public-url /planlens/ --dist dist-sub
+printf '\n== the GitHub Action'"'"'s script against a fake GitHub API (tests/action)\n'
+node --test tests/action/
+printf '\n== the npm package: packed, installed with no Rust on PATH, compared with the native CLI\n'
+scripts/package.sh --allow-dirty
+cargo build --quiet --bin planlens    # the native CLI to compare with (cargo test built it already)
+NPM_INSTALL="$PWD/tmp/npm-install"
+scripts/npm-test.sh "${CARGO_TARGET_DIR:-target}/debug/planlens" "$NPM_INSTALL"
+# tests/e2e/npm_open.spec.mjs runs `planlens open` from the installed package.
+export PLANLENS_NPM_BIN="$NPM_INSTALL/node_modules/.bin/planlens"
 printf '\n== browser tests (Playwright, /usr/bin/chromium)\n'
 npx playwright test

@@ -5,17 +5,8 @@ import { createReadStream, readFileSync, statSync } from "node:fs";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { TYPES } from "../../npm/lib/types.js";
 
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-};
 /** What GitHub Pages sends gzip-compressed (of the types this site has). */
 const GZIP_TYPES = new Set([".html", ".js", ".mjs", ".css", ".wasm", ".json"]);
 

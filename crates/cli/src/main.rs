@@ -22,6 +22,7 @@ mod fleet;
 mod policies;
 mod report;
 mod set;
+mod wasi;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -125,6 +126,7 @@ fn take_mask_options(args: Vec<String>) -> Option<(Vec<String>, Vec<String>)> {
 }
 
 fn main() -> ExitCode {
+    wasi::enter_working_directory();
     let Some((args, patterns)) = take_mask_options(std::env::args().skip(1).collect()) else {
         return usage();
     };

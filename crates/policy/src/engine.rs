@@ -153,7 +153,7 @@ fn run_with(request: &Request, inputs: &[&str], cut: bool) -> Result<Outcome, Ve
             request.groups.len()
         ))]);
     }
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     use_clock(native_now);
     let started = now_ms();
     let mut loaded = Loaded::new(&request.policies, request.time_limit_ms)?;
@@ -317,7 +317,7 @@ pub fn use_clock(now: fn() -> Option<Duration>) {
     let _ = set_time_source(clock);
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn native_now() -> Option<Duration> {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     Some(START.get_or_init(std::time::Instant::now).elapsed())
@@ -361,7 +361,7 @@ impl Loaded {
         policies: &[PolicyFile],
         time_limit_ms: Option<u64>,
     ) -> Result<Loaded, Vec<PolicyError>> {
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
         use_clock(native_now);
         let reached = Arc::new(AtomicUsize::new(0));
         let mut engine = new_engine(&reached);

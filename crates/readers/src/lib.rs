@@ -33,14 +33,14 @@ use planlens_model::mask::Mask;
 /// patterns ([`Mask::default`]) and reading other inputs with [`Direct`]. `name` is the file
 /// name, for messages and the title. Native only: in the browser the readers are the app's
 /// ([`planlens_load::load_plan_with`]).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub fn load_plan(bytes: Vec<u8>, name: &str) -> Result<Document, LoadError> {
     planlens_load::load_plan_with(bytes, name, &Mask::default(), &Direct)
 }
 
 /// Reads text (a pasted plan, or a file already decoded) as a plan, a plan log or a driftctl
 /// report, with the built-in secret-name mask and [`Direct`]. Native only, as [`load_plan`].
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub fn load_plan_text(text: String, name: &str) -> Result<Document, LoadError> {
     planlens_load::load_plan_text_with(text, name, &Mask::default(), &Direct)
 }

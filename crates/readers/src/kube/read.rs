@@ -42,7 +42,7 @@ pub fn read(text: &str) -> Result<Vec<Object>, LoadError> {
     read_json(text, "JSON")
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn yaml_to_json(text: &str) -> Result<String, LoadError> {
     yaml::yaml_to_json(text).map_err(|e| LoadError::InvalidReport {
         what: "Kubernetes YAML file".to_string(),
@@ -58,7 +58,7 @@ fn yaml_to_json(text: &str) -> Result<String, LoadError> {
 
 /// In the browser the YAML reader is not part of the first-visit module: the caller loads it,
 /// turns the text into JSON with it and opens the JSON.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 fn yaml_to_json(_text: &str) -> Result<String, LoadError> {
     Err(LoadError::NeedsYamlReader)
 }
