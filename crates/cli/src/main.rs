@@ -226,6 +226,14 @@ fn main() -> ExitCode {
             Some(r) => report(&r),
             None => usage(),
         },
+        ["open", ..] => {
+            eprintln!(
+                "planlens: `open` serves the app on this machine, which the npm package carries \
+                 (npx planlens open PLAN…); this build has no app inside: `planlens report PLAN \
+                 -o report.html --app DIR` writes one file that opens from disk"
+            );
+            ExitCode::from(64)
+        }
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
