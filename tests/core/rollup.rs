@@ -103,6 +103,10 @@ fn row(name: &str, attention: Attention, verdict: Option<Verdict>) -> PlanRow {
     r.verdict = verdict;
     r.kind = "plan".to_string();
     r.attention = attention;
+    // What the attention says it does (a plan with no changes changes nothing).
+    if !matches!(attention, Attention::NoChanges | Attention::Failed) {
+        r.counts.change = 1;
+    }
     r
 }
 
@@ -121,6 +125,14 @@ fn the_headline_speaks_the_peers_words() {
         headline(&rows),
         "7 plans: 5 with changes, 1 with no changes, 1 failed"
     );
+    // A plan that only drifted (its drift needs a person) changes nothing: it is not counted as
+    // one with changes.
+    let mut drift_only = row("h", Attention::Drifted, Some(Verdict::NeedsApproval));
+    drift_only.counts = PlanCounts {
+        drifted: 1,
+        ..PlanCounts::default()
+    };
+    assert_eq!(headline(&[drift_only]), "1 plan: 1 with no changes");
     plans::sort(&mut rows);
     let order: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(order, ["d", "f", "b", "g", "e", "a", "c"]);
@@ -142,7 +154,7 @@ fn names_sort_in_their_natural_order() {
 
 #[test]
 fn attention_is_judged_from_what_the_plan_holds() {
-    let mut r = row("x", Attention::Ready, Some(Verdict::Pass));
+    let mut r = row("x", Attention::NoChanges, Some(Verdict::Pass));
     r.judge();
     assert_eq!(r.attention, Attention::NoChanges);
     r.counts = PlanCounts {
@@ -201,6 +213,24 @@ fn a_search_across_every_plan_names_each_hit_and_its_action() {
             .all(|h| rows[h.plan].changes[h.change].address.contains(word))
     );
     assert!(search_changes(&rows, "  ").is_empty());
+    // The rows' filter keeps every plan with a hit, so the list and the hits agree.
+    let index = FleetIndex {
+        plans: rows.clone(),
+        ..FleetIndex::default()
+    };
+    let filter = FleetFilter {
+        search: "destroyed".to_string(),
+        ..FleetFilter::default()
+    };
+    let shown: Vec<usize> = (filter.entries(&index).into_iter())
+        .filter_map(|e| match e {
+            planlens::fleet::Entry::Plan(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    for h in search_changes(&rows, "destroyed") {
+        assert!(shown.contains(&h.plan));
+    }
 }
 
 #[test]

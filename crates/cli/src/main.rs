@@ -45,7 +45,7 @@ use planlens_session::analysis::Analysis;
 use planlens_session::share::markdown::{CommentLink, choose_link, full_link_for_comment};
 
 const USAGE: &str = "usage:
-  planlens summary PLAN.json [--format text|markdown] [--rules FILE] [--label K=V]…
+  planlens summary PLAN.json [--format text|markdown|json] [--rules FILE] [--label K=V]…
                  [--base URL [--plan-url URL]]   summary sentence, then one line per change
                                                  (markdown: a PR comment with the rules' verdict,
                                                  what is destroyed, replaced or forgotten, drift;
@@ -91,7 +91,13 @@ const USAGE: &str = "usage:
                                                  its build (trunk build --release): --app DIR,
                                                  else $PLANLENS_APP, else ./dist
 PLAN.json comes from `terraform show -json PLANFILE`; FILE may also be a `terraform plan -json` log
-or a driftctl JSON report; - reads standard input. --rules adds a TOML rule file to the built-in
+or a driftctl JSON report; - reads standard input. summary, check, drift, graph, link and report
+take several PLANs too — files, folders (a Terragrunt --json-out-dir tree), .zip/.tar.gz archives,
+plans one after another, an Atlantis or digger comment, a Terragrunt run --all log — and speak of
+the set: one row per plan, what needs a person first (summary --format json: {plans: […]};
+markdown: ONE comment for every plan; check: the worst plan's exit code; link: every plan, or the
+redacted roll-up; report: one file that opens on the roll-up). A rule file's [[plans]] tables
+give labels by plan name (README, Many plans). --rules adds a TOML rule file to the built-in
 pack (see README, Guardrail rules); --label environment=prod sets a value rules can test (and
 Spacelift policies see the stack label env:prod; README, Rego policies).
 Values under secret-like attribute names (password, secret, token, private_key, access_key, …)

@@ -947,7 +947,9 @@ impl FleetFilter {
             return false;
         }
         let needle = self.search.trim().to_lowercase();
-        needle.is_empty() || row.haystack().any(|h| h.to_lowercase().contains(&needle))
+        needle.is_empty()
+            || row.haystack().any(|h| h.to_lowercase().contains(&needle))
+            || plans::has_hit(row, &self.search)
     }
 
     /// The roll-up's entries that pass, in its order: workspaces and plans together, most

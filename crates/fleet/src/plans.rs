@@ -250,6 +250,7 @@ fn natural(name: &str) -> Vec<(String, u64)> {
 
 /// The set in the peers' words: `7 plans: 5 with changes, 1 with no changes, 1 failed`.
 pub fn headline(rows: &[PlanRow]) -> String {
+    // By what each plan does, not by what it needs: a plan that only drifted has no changes.
     let failed = rows
         .iter()
         .filter(|r| r.attention == Attention::Failed)
@@ -257,10 +258,14 @@ pub fn headline(rows: &[PlanRow]) -> String {
     let states = (rows.iter())
         .filter(|r| r.attention != Attention::Failed && r.verdict == Some(Verdict::NotAPlan))
         .count();
-    let unchanged = (rows.iter())
-        .filter(|r| r.attention == Attention::NoChanges && r.verdict != Some(Verdict::NotAPlan))
+    let changed = (rows.iter())
+        .filter(|r| {
+            r.attention != Attention::Failed
+                && r.verdict != Some(Verdict::NotAPlan)
+                && r.counts.any()
+        })
         .count();
-    let changed = rows.len() - failed - states - unchanged;
+    let unchanged = rows.len() - failed - states - changed;
     let mut parts = Vec::new();
     if changed > 0 {
         parts.push(format!("{changed} with changes"));
@@ -349,28 +354,41 @@ const ACTION_WORDS: [(&[&str], &[&str]); 6] = [
 /// (case-insensitive), or name the change's action (`aws_db_instance replaced`). In the rows'
 /// order, then each plan's; empty for an empty query.
 pub fn search_changes(rows: &[PlanRow], query: &str) -> Vec<Hit> {
-    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let words = words(query);
     if words.is_empty() {
         return Vec::new();
     }
-    let matches = |c: &PlanChange| {
-        let address = c.address.to_lowercase();
-        words.iter().all(|w| {
-            address.contains(w.as_str())
-                || ACTION_WORDS.iter().any(|(said, keys)| {
-                    said.contains(&w.as_str()) && keys.iter().any(|k| c.action.starts_with(k))
-                })
-        })
-    };
     let mut hits = Vec::new();
     for (plan, row) in rows.iter().enumerate() {
         for (change, c) in row.changes.iter().enumerate() {
-            if matches(c) {
+            if change_matches(c, &words) {
                 hits.push(Hit { plan, change });
             }
         }
     }
     hits
+}
+
+/// True when one of the row's changes matches `query` as [`search_changes`] reads it.
+pub fn has_hit(row: &PlanRow, query: &str) -> bool {
+    let words = words(query);
+    !words.is_empty() && row.changes.iter().any(|c| change_matches(c, &words))
+}
+
+/// A query's words, lowercase.
+fn words(query: &str) -> Vec<String> {
+    query.split_whitespace().map(str::to_lowercase).collect()
+}
+
+/// True when every word is in the change's address or names its action.
+fn change_matches(c: &PlanChange, words: &[String]) -> bool {
+    let address = c.address.to_lowercase();
+    words.iter().all(|w| {
+        address.contains(w.as_str())
+            || ACTION_WORDS.iter().any(|(said, keys)| {
+                said.contains(&w.as_str()) && keys.iter().any(|k| c.action.starts_with(k))
+            })
+    })
 }
 
 /// The groups of the rows' names (`prod`, `dev`), sorted, each once.
