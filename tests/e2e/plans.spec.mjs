@@ -212,5 +212,43 @@ for (const [device, viewport] of [
       await page.goto(full);
       await expect(page.getByTestId("fleet-summary")).toContainText("5 plans");
     });
+
+    test("three files dropped on the page open as the roll-up", async ({ page }) => {
+      const { readFileSync } = await import("node:fs");
+      await gotoApp(page);
+      const files = ["plan_errored.json", "drift_set_and_deleted.json", "noop_with_delete_reason.json"].map((name) => ({
+        name,
+        text: readFileSync(join(FIX, name), "utf8"),
+      }));
+      const transfer = await page.evaluateHandle((files) => {
+        const dt = new DataTransfer();
+        for (const f of files) dt.items.add(new File([f.text], f.name, { type: "application/json" }));
+        return dt;
+      }, files);
+      await page.dispatchEvent(".app", "dragenter", { dataTransfer: transfer });
+      await page.dispatchEvent(".app", "drop", { dataTransfer: transfer });
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      expect((await rowNames(page)).map(([n]) => n)).toEqual(["plan_errored", "drift_set_and_deleted", "noop_with_delete_reason"]);
+    });
+
+    test("200 small plans are one list to scan, filtered by a chip", async ({ page }) => {
+      const { readFileSync } = await import("node:fs");
+      await gotoApp(page);
+      const text = readFileSync(join(FIX, "plan_errored.json"), "utf8");
+      const other = readFileSync(join(FIX, "noop_with_delete_reason.json"), "utf8");
+      const files = Array.from({ length: 200 }, (_, i) => ({
+        name: `stacks/unit-${i + 1}/plan.json`,
+        mimeType: "application/json",
+        buffer: Buffer.from(i % 10 === 0 ? text : other),
+      }));
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(files);
+      await expect(page.getByTestId("fleet")).toBeVisible();
+      await expect(page.locator("[data-testid=fleet-row][data-kind=plan]")).toHaveCount(200);
+      await expect(page.getByTestId("fleet-summary")).toContainText("200 plans:");
+      await page.getByTestId("fleet-chip-failed").click();
+      await expect(page.locator("[data-testid=fleet-row][data-kind=plan]")).toHaveCount(20);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(viewport.width);
+    });
   });
 }

@@ -192,7 +192,8 @@ fn judge_one(
     let plan_labels = session.plan_labels(&member.name, rules, labels);
     let evaluation = session.analysis().evaluate(doc, rules, &plan_labels);
     let evaluation = policies::apply(policy, doc, evaluation, &plan_labels)?;
-    let row = session.plan_row_with(&member.name, index, &evaluation);
+    let mut row = session.plan_row_with(&member.name, index, &evaluation);
+    row.labels = plan_labels;
     let check = crate::check_json(doc, &evaluation, Some(&member.name));
     Ok(Judged {
         row,

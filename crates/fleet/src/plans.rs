@@ -116,6 +116,10 @@ pub struct PlanRow {
     pub error: Option<String>,
     /// Warnings about how it was read.
     pub notes: Vec<String>,
+    /// The labels it was judged with (the user's, and the rule file's `[[plans]]` for its name
+    /// where its own variables do not name them): opening it alone uses the same.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub labels: std::collections::BTreeMap<String, String>,
 }
 
 impl PlanRow {
@@ -134,6 +138,7 @@ impl PlanRow {
             drift: Vec::new(),
             error: Some(error),
             notes: Vec::new(),
+            labels: Default::default(),
         };
         row.judge();
         row

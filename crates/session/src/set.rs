@@ -40,7 +40,9 @@ impl Session {
     ) -> PlanRow {
         let labels = self.plan_labels(name, rules, labels);
         let evaluation = self.analysis.evaluate(&self.doc, rules, &labels);
-        self.plan_row_with(name, member, &evaluation)
+        let mut row = self.plan_row_with(name, member, &evaluation);
+        row.labels = labels;
+        row
     }
 
     /// The labels this plan, named `name` in a set, is judged with: `labels`, and the rule
@@ -122,6 +124,7 @@ impl Session {
             drift,
             error: None,
             notes: doc.warnings.clone(),
+            labels: BTreeMap::new(),
         };
         if doc.source.is_state() {
             row.verdict = Some(Verdict::NotAPlan);

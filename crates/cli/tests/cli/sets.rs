@@ -139,3 +139,58 @@ fn one_comment_and_one_link_for_the_whole_set() {
     ));
     assert!(redacted.contains("#ru="), "{redacted}");
 }
+
+#[test]
+fn a_rule_file_labels_plans_by_name() {
+    let dir = std::env::temp_dir().join(format!("planlens-labels-{}", std::process::id()));
+    for unit in ["prod/network", "dev/network"] {
+        std::fs::create_dir_all(dir.join(unit)).unwrap();
+        std::fs::copy(
+            crate::common::repo_dir().join("tests/fixtures/plan_errored.json"),
+            dir.join(unit).join("tfplan.json"),
+        )
+        .unwrap();
+    }
+    let rules = std::env::temp_dir().join(format!("planlens-labels-{}.toml", std::process::id()));
+    std::fs::write(
+        &rules,
+        r#"
+[[plans]]
+match = "prod/*"
+labels = { environment = "prod" }
+
+[[rule]]
+id = "prod-is-watched"
+severity = "warn"
+message = "{address} changes in prod"
+actions = ["create"]
+[[rule.variable]]
+name = "environment"
+equals = "prod"
+"#,
+    )
+    .unwrap();
+    let (_, out, err) = planlens(&[
+        "check",
+        "--format",
+        "json",
+        "--rules",
+        rules.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&rules).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+    let fired = |name: &str| {
+        (json["plans"].as_array().unwrap().iter())
+            .find(|p| p["name"] == name)
+            .unwrap()["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "prod-is-watched")
+    };
+    assert!(fired("prod/network"), "{out}");
+    assert!(!fired("dev/network"), "{out}");
+}
