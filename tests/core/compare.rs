@@ -9,7 +9,9 @@ use crate::common;
 use planlens::Document;
 use planlens::model::Action;
 use planlens::model::action::ReplaceOrder;
-use planlens::session::compare::{compare_judged, markdown_since, text_since};
+use planlens::session::compare::{
+    JudgedComparison, comment_with_since, compare_judged, markdown_since, text_since,
+};
 use planlens_changes::compare::{Comparison, compare};
 
 /// Every value the fixtures hold under a sensitive mark or a secret-like name.
@@ -29,6 +31,16 @@ fn pair() -> (Document, Document) {
 
 fn plan(text: &str) -> Document {
     planlens::load_plan_text(text.to_string(), "inline.json").expect("inline plan")
+}
+
+/// The comparison under the built-in pack, with no labels: what `planlens compare` gives.
+fn builtin_judged(old: &Document, new: &Document) -> JudgedComparison {
+    compare_judged(
+        old,
+        new,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+    )
 }
 
 fn addresses(list: &[planlens_changes::compare::Planned]) -> Vec<&str> {
@@ -199,12 +211,7 @@ fn a_value_marked_sensitive_in_one_plan_only_is_hidden_on_both_sides() {
 #[test]
 fn no_sensitive_or_secret_named_value_in_any_output() {
     let (old, new) = pair();
-    let judged = compare_judged(
-        &old,
-        &new,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
+    let judged = builtin_judged(&old, &new);
     let outputs = [
         serde_json::to_string(&judged).unwrap(),
         text_since(&judged),
@@ -223,12 +230,7 @@ fn no_sensitive_or_secret_named_value_in_any_output() {
 #[test]
 fn findings_and_verdict_before_and_after() {
     let (old, new) = pair();
-    let judged = compare_judged(
-        &old,
-        &new,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
+    let judged = builtin_judged(&old, &new);
     let before = common::builtin_evaluation(&old);
     let after = common::builtin_evaluation(&new);
     assert_eq!(judged.verdict.before, before.verdict.key());
@@ -256,12 +258,7 @@ fn findings_and_verdict_before_and_after() {
 #[test]
 fn the_paragraph_for_the_comment() {
     let (old, new) = pair();
-    let judged = compare_judged(
-        &old,
-        &new,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
+    let judged = builtin_judged(&old, &new);
     let md = markdown_since(&judged);
     assert!(md.starts_with("**Since the last plan:** 1 new change (`aws_s3_bucket.added_bucket`: create), 1 change no longer planned (`aws_s3_bucket.delete_bucket`: delete), 1 action changed (`aws_s3_bucket.update_bucket`: update → replace)"), "{md}");
     assert!(
@@ -271,12 +268,7 @@ fn the_paragraph_for_the_comment() {
         "{md}"
     );
     assert!(!md.trim_end().contains('\n'), "one paragraph: {md}");
-    let same = compare_judged(
-        &old,
-        &old,
-        &planlens::rules::RuleSet::builtin(),
-        &Default::default(),
-    );
+    let same = builtin_judged(&old, &old);
     assert!(same.is_empty());
     assert!(markdown_since(&same).starts_with("**Since the last plan:** nothing changed."));
 }
@@ -290,7 +282,7 @@ fn an_address_is_escaped_in_the_paragraph() {
         }],
         ..Comparison::default()
     };
-    let judged = planlens::session::compare::JudgedComparison {
+    let judged = JudgedComparison {
         comparison: c,
         findings_added: vec![],
         findings_resolved: vec![],
@@ -301,4 +293,25 @@ fn an_address_is_escaped_in_the_paragraph() {
     };
     let md = markdown_since(&judged);
     assert!(md.contains("`x.y[\"a'b\\|c\"]`"), "{md}");
+}
+
+#[test]
+fn the_paragraph_goes_under_the_comment_title_within_githubs_limit() {
+    let paragraph = "**Since the last plan:** 1 new change.\n";
+    let comment = "### Planlens: Plan: 1 to add.\n\nBody\n".to_string();
+    assert_eq!(
+        comment_with_since(comment, paragraph),
+        "### Planlens: Plan: 1 to add.\n\n**Since the last plan:** 1 new change.\n\nBody\n"
+    );
+    let limit = planlens::share::GITHUB_COMMENT_LIMIT;
+    let long = format!("### T\n\n{}\n", "x".repeat(limit - 200));
+    let long_paragraph = format!("**Since the last plan:** {}\n", "y".repeat(500));
+    let put = comment_with_since(long.clone(), &long_paragraph);
+    assert!(
+        put.len() <= limit && put.contains("the plans differ"),
+        "{}",
+        put.len()
+    );
+    let full = format!("### T\n\n{}\n", "x".repeat(limit - 20));
+    assert_eq!(comment_with_since(full.clone(), &long_paragraph), full);
 }

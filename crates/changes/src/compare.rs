@@ -25,7 +25,7 @@ use planlens_model::mask::Mask;
 use planlens_model::text::quoted;
 use planlens_model::{Action, Document, ResourceChange, RowSource, sort};
 
-use crate::diff::Side;
+use crate::diff::{Side, has_true};
 use crate::drift::Drift;
 
 /// What changed between an older plan (the one last reviewed) and a newer one.
@@ -472,15 +472,7 @@ fn canonical(v: &Value) -> String {
 
 /// A mirror's canonical text, with what marks nothing (`false`, `{}`, `[]`) left out.
 fn marks(mirror: &Value) -> String {
-    fn any_true(v: &Value) -> bool {
-        match v {
-            Value::Bool(b) => *b,
-            Value::Object(m) => m.values().any(any_true),
-            Value::Array(a) => a.iter().any(any_true),
-            _ => false,
-        }
-    }
-    if any_true(mirror) {
+    if has_true(mirror) {
         canonical(mirror)
     } else {
         String::new()

@@ -210,13 +210,10 @@ pub fn since_paragraph(
     Ok(Some(markdown_since(&judged)))
 }
 
-/// The comment with the paragraph under its title line (`### Planlens: …`).
+/// The comment with the paragraph under its title line, within GitHub's limit.
 pub fn put_on_top(paragraph: Option<String>, comment: String) -> String {
-    let Some(paragraph) = paragraph else {
-        return comment;
-    };
-    match comment.split_once("\n\n") {
-        Some((title, rest)) => format!("{title}\n\n{paragraph}\n{rest}"),
-        None => format!("{paragraph}\n{comment}"),
+    match paragraph {
+        Some(p) => planlens_session::compare::comment_with_since(comment, &p),
+        None => comment,
     }
 }

@@ -1,6 +1,6 @@
 //! Two plans compared with their rules' findings: what changed since the last review
-//! ([`compare_judged`]), and how a pull-request comment ([`markdown_since`]) and a terminal
-//! ([`text_since`]) say it. The comparison itself is `planlens_changes::compare`; this adds the
+//! ([`compare_judged`]), and how a pull-request comment ([`markdown_since`], put under the
+//! comment's title by [`comment_with_since`]) and a terminal ([`text_since`]) say it. The comparison itself is `planlens_changes::compare`; this adds the
 //! findings (which need the rules) and the verdict before → after.
 //!
 //! A redacted link's findings are the ones it carries (as everywhere, `Analysis::evaluate`), so a
@@ -19,6 +19,7 @@ use planlens_model::text::{count, visible};
 use planlens_rules::RuleSet;
 
 use crate::analysis::Analysis;
+use crate::share::GITHUB_COMMENT_LIMIT;
 use crate::share::markdown::{code, escape};
 
 /// Two plans compared, with the findings and verdict of each.
@@ -149,83 +150,65 @@ fn named(items: Vec<String>) -> String {
 pub fn markdown_since(judged: &JudgedComparison) -> String {
     let c = &judged.comparison;
     let addr = |a: &str| format!("`{}`", code(a));
-    let mut parts: Vec<String> = Vec::new();
-    if !c.added.is_empty() {
-        let list = c
-            .added
-            .iter()
-            .map(|p| format!("{}: {}", addr(&p.address), p.action.key()));
-        parts.push(format!(
-            "{} ({})",
-            count(c.added.len(), "new change", "new changes"),
-            named(list.collect())
-        ));
-    }
-    if !c.removed.is_empty() {
-        let list = c
-            .removed
-            .iter()
-            .map(|p| format!("{}: {}", addr(&p.address), p.action.key()));
-        parts.push(format!(
-            "{} no longer planned ({})",
-            count(c.removed.len(), "change", "changes"),
-            named(list.collect())
-        ));
-    }
-    if !c.action_changed.is_empty() {
-        let list = c.action_changed.iter().map(|a| {
-            format!(
-                "{}: {} → {}",
-                addr(&a.address),
-                a.before.key(),
-                a.after.key()
-            )
-        });
-        parts.push(format!(
-            "{} changed ({})",
-            count(c.action_changed.len(), "action", "actions"),
-            named(list.collect())
-        ));
-    }
-    if !c.values_changed.is_empty() {
-        let list = c.values_changed.iter().map(|v| {
-            format!(
-                "{}: {}",
-                addr(&v.address),
-                count(v.attributes.len(), "attribute", "attributes")
-            )
-        });
-        parts.push(format!(
-            "planned values changed on {} ({})",
-            count(c.values_changed.len(), "resource", "resources"),
-            named(list.collect())
-        ));
-    }
-    if !c.moved.is_empty() {
-        let list = c
-            .moved
-            .iter()
-            .map(|m| format!("{} → {}", addr(&m.from), addr(&m.to)));
-        parts.push(format!(
-            "{} ({})",
-            count(c.moved.len(), "address changed", "addresses changed"),
-            named(list.collect())
-        ));
-    }
-    if !c.drift_appeared.is_empty() {
-        parts.push(format!(
-            "drift appeared on {} ({})",
-            count(c.drift_appeared.len(), "resource", "resources"),
-            named(c.drift_appeared.iter().map(|a| addr(a)).collect())
-        ));
-    }
-    if !c.drift_gone.is_empty() {
-        parts.push(format!(
-            "drift gone from {} ({})",
-            count(c.drift_gone.len(), "resource", "resources"),
-            named(c.drift_gone.iter().map(|a| addr(a)).collect())
-        ));
-    }
+    let n = |len: usize, one: &str, many: &str| count(len, one, many);
+    let action = |p: &planlens_changes::compare::Planned| {
+        format!("{}: {}", addr(&p.address), p.action.key())
+    };
+    // Each kind of difference: how many, then the first few named.
+    let kinds: [(String, Vec<String>); 7] = [
+        (
+            n(c.added.len(), "new change", "new changes"),
+            c.added.iter().map(action).collect(),
+        ),
+        (
+            n(c.removed.len(), "change", "changes") + " no longer planned",
+            c.removed.iter().map(action).collect(),
+        ),
+        (
+            n(c.action_changed.len(), "action", "actions") + " changed",
+            (c.action_changed.iter())
+                .map(|a| {
+                    format!(
+                        "{}: {} → {}",
+                        addr(&a.address),
+                        a.before.key(),
+                        a.after.key()
+                    )
+                })
+                .collect(),
+        ),
+        (
+            "planned values changed on ".to_string()
+                + &n(c.values_changed.len(), "resource", "resources"),
+            (c.values_changed.iter())
+                .map(|v| {
+                    format!(
+                        "{}: {}",
+                        addr(&v.address),
+                        n(v.attributes.len(), "attribute", "attributes")
+                    )
+                })
+                .collect(),
+        ),
+        (
+            n(c.moved.len(), "address changed", "addresses changed"),
+            (c.moved.iter())
+                .map(|m| format!("{} → {}", addr(&m.from), addr(&m.to)))
+                .collect(),
+        ),
+        (
+            "drift appeared on ".to_string() + &n(c.drift_appeared.len(), "resource", "resources"),
+            c.drift_appeared.iter().map(|a| addr(a)).collect(),
+        ),
+        (
+            "drift gone from ".to_string() + &n(c.drift_gone.len(), "resource", "resources"),
+            c.drift_gone.iter().map(|a| addr(a)).collect(),
+        ),
+    ];
+    let mut parts: Vec<String> = (kinds.into_iter())
+        .filter(|(_, items)| !items.is_empty())
+        .map(|(sentence, items)| format!("{sentence} ({})", named(items)))
+        .collect();
     if !judged.findings_added.is_empty() {
         parts.push(count(
             judged.findings_added.len(),
@@ -269,6 +252,28 @@ pub fn markdown_since(judged: &JudgedComparison) -> String {
     }
     out.push('\n');
     out
+}
+
+/// The PR comment (`share::markdown::summary`) with the [`markdown_since`] paragraph under its
+/// title line. The comment stays within [`GITHUB_COMMENT_LIMIT`] bytes: when the paragraph does
+/// not fit, a short sentence counting the differences takes its place, and with no room for that
+/// either the comment is left as it was.
+pub fn comment_with_since(comment: String, paragraph: &str) -> String {
+    let (title, rest) = comment.split_once("\n\n").unwrap_or(("", comment.as_str()));
+    let room = GITHUB_COMMENT_LIMIT.saturating_sub(comment.len() + 2);
+    let short = "**Since the last plan:** the plans differ; `planlens compare` lists how.\n";
+    let paragraph = if paragraph.len() <= room {
+        paragraph
+    } else if short.len() <= room {
+        short
+    } else {
+        return comment;
+    };
+    if title.is_empty() {
+        format!("{paragraph}\n{rest}")
+    } else {
+        format!("{title}\n\n{paragraph}\n{rest}")
+    }
 }
 
 /// The comparison for a terminal: one line per difference, values as the comparison writes them
