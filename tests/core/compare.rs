@@ -315,3 +315,46 @@ fn the_paragraph_goes_under_the_comment_title_within_githubs_limit() {
     let full = format!("### T\n\n{}\n", "x".repeat(limit - 20));
     assert_eq!(comment_with_since(full.clone(), &long_paragraph), full);
 }
+
+#[test]
+fn a_secret_name_hides_the_value_even_without_the_loaders_marks() {
+    // Parsed without the loader's masking pass: only the names say these are secrets.
+    let doc = |password: &str, key: &str| {
+        Document::parse(
+            format!(
+                r#"{{"format_version":"1.2","resource_changes":[{{"address":"aws_db_instance.main",
+                "mode":"managed","type":"aws_db_instance","name":"main","provider_name":"aws",
+                "change":{{"actions":["update"],"before":{{}},
+                "after":{{"password":"{password}","settings":[{{"api_token":"{key}","port":1}}]}}}}}}]}}"#
+            ),
+            "unmasked.json".to_string(),
+        )
+        .map_err(|(_, e)| e)
+        .unwrap()
+    };
+    let c = compare(&doc("pw-one-1", "tok-one-1"), &doc("pw-two-2", "tok-two-2"));
+    let json = serde_json::to_string(&c).unwrap();
+    for secret in ["pw-one-1", "tok-one-1", "pw-two-2", "tok-two-2"] {
+        assert!(!json.contains(secret), "{secret} in {json}");
+    }
+    let paths: Vec<&str> = (c.values_changed[0].attributes.iter())
+        .map(|a| a.path.as_str())
+        .collect();
+    assert_eq!(paths, ["password", "settings[0].api_token"]);
+}
+
+#[test]
+fn a_no_op_that_becomes_a_change_is_new_and_the_reverse_no_longer_planned() {
+    let doc = |action: &str| {
+        plan(&format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"aws_instance.a",
+            "mode":"managed","type":"aws_instance","name":"a","provider_name":"aws",
+            "change":{{"actions":["{action}"],"before":{{"ami":"x"}},"after":{{"ami":"x"}}}}}}]}}"#
+        ))
+    };
+    let c = compare(&doc("no-op"), &doc("update"));
+    assert_eq!(addresses(&c.added), ["aws_instance.a"]);
+    let c = compare(&doc("update"), &doc("no-op"));
+    assert_eq!(addresses(&c.removed), ["aws_instance.a"]);
+    assert!(compare(&doc("no-op"), &doc("no-op")).is_empty());
+}
