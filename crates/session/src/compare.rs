@@ -8,7 +8,7 @@
 //! say so. Nothing here renders a value: the attribute values shown are the comparison's, which
 //! never holds a sensitive one.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +28,8 @@ pub struct JudgedComparison {
     /// What the plans change differently.
     #[serde(flatten)]
     pub comparison: Comparison,
-    /// Findings of the newer plan the older one did not have (by rule id, address and message).
+    /// Findings of the newer plan the older one did not have (the same finding: the same rule id,
+    /// address and message, whatever its severity).
     pub findings_added: Vec<FindingRef>,
     /// Findings of the older plan the newer one no longer has.
     pub findings_resolved: Vec<FindingRef>,
@@ -89,10 +90,19 @@ pub fn judged(
     new_evaluation: &Evaluation,
 ) -> JudgedComparison {
     let (before, after) = (findings(old, old_evaluation), findings(new, new_evaluation));
+    // The same finding: same rule, same resource, same message (a rule whose severity changed
+    // is not a new finding).
+    let missing = |from: &BTreeMap<Identity, FindingRef>,
+                   other: &BTreeMap<Identity, FindingRef>| {
+        (from.iter())
+            .filter(|(k, _)| !other.contains_key(*k))
+            .map(|(_, f)| f.clone())
+            .collect()
+    };
     JudgedComparison {
         comparison: compare(old, new),
-        findings_added: after.difference(&before).cloned().collect(),
-        findings_resolved: before.difference(&after).cloned().collect(),
+        findings_added: missing(&after, &before),
+        findings_resolved: missing(&before, &after),
         verdict: VerdictChange {
             before: old_evaluation.verdict.key().to_string(),
             after: new_evaluation.verdict.key().to_string(),
@@ -100,7 +110,10 @@ pub fn judged(
     }
 }
 
-fn findings(doc: &Document, evaluation: &Evaluation) -> BTreeSet<FindingRef> {
+/// What makes two findings the same: rule id, address, message.
+type Identity = (String, Option<String>, String);
+
+fn findings(doc: &Document, evaluation: &Evaluation) -> BTreeMap<Identity, FindingRef> {
     evaluation
         .findings
         .iter()
@@ -113,6 +126,7 @@ fn findings(doc: &Document, evaluation: &Evaluation) -> BTreeSet<FindingRef> {
                 .map(|r| doc.change(r).address.to_string()),
             message: f.message.clone(),
         })
+        .map(|f| ((f.rule_id.clone(), f.address.clone(), f.message.clone()), f))
         .collect()
 }
 
