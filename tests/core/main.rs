@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod compare;
 mod diff;
 mod drift;
 mod fuzz_regressions;

@@ -8,6 +8,7 @@
 //! planlens check PLAN.json --policy DIR          Rego policies (conftest, Spacelift, Scalr, OPA) too
 //! planlens link PLAN.json --base URL [--redacted]  a share link that opens the plan in Planlens
 //! planlens report PLAN.json -o report.html [--app DIR]  one HTML file: the app and the plan
+//! planlens compare OLD NEW [--format text|json|markdown]  what changed since the last review
 //! planlens fleet FILE… [--format text|json]       Flux's Terraform controller's workspaces
 //! ```
 //! Exit codes: 0 success, 3 the input (or the built app, for `report`) could not be read, 64 wrong
@@ -18,6 +19,7 @@
 //! `fleet` is `fleet.rs`, `--policy` and `--verify` are `policies.rs`, `report` is `report/`. A
 //! log's diagnostics go to stderr as Terraform prints them.
 
+mod compare;
 mod fleet;
 mod policies;
 mod report;
@@ -47,6 +49,8 @@ use planlens_session::share::markdown::{CommentLink, choose_link, full_link_for_
 const USAGE: &str = "usage:
   planlens summary PLAN.json [--format text|markdown|json] [--rules FILE] [--label K=V]…
                  [--base URL [--plan-url URL]]   summary sentence, then one line per change
+                 [--since URL]                   (markdown: what changed since the plan in URL
+                                                 first, as `compare` says it)
                                                  (markdown: a PR comment with the rules' verdict,
                                                  what is destroyed, replaced or forgotten, drift;
                                                  with --base, a link to the plan in Planlens at
@@ -78,6 +82,12 @@ const USAGE: &str = "usage:
                                                  (exit 1 when drift cannot be ruled out: an
                                                  incomplete plan, a Terraform before 0.15.4;
                                                  4 when planning failed)
+  planlens compare OLD NEW [--format text|json|markdown] [--rules FILE] [--label K=V]…
+  planlens compare --since URL NEW …             what changed since the last review: changes new
+                                                 or no longer planned, actions and planned values
+                                                 changed, drift, findings, verdict; OLD may be a
+                                                 Planlens link (redacted: no values compared);
+                                                 exit 0 no difference, 1 differences
   planlens fleet FILE… [--format text|json]      Flux tf-controller workspaces (`kubectl get terraform
                                                  -A -o json|yaml`, with their plan and state
                                                  Secrets), most urgent first; exit 0 all ready, 1 a
@@ -137,6 +147,9 @@ fn main() -> ExitCode {
         return usage();
     };
     CLI_MASK.get_or_init(|| patterns);
+    let Some(args) = compare::take_since(args) else {
+        return usage();
+    };
     // `planlens summary --help` asks for help, not for a file named `--help`.
     if args.len() > 1 && args[1..].iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
@@ -227,6 +240,7 @@ fn main() -> ExitCode {
             }
             _ => usage(),
         },
+        ["compare", rest @ ..] => compare::run(rest),
         ["fleet", rest @ ..] => fleet::run(rest),
         ["report", rest @ ..] => match ReportOptions::parse(rest) {
             Some(r) => report(&r),
@@ -623,12 +637,22 @@ fn markdown(o: &Options) -> ExitCode {
             "planlens: even the redacted link is too long for a comment; the comment has no link"
         );
     }
+    let since = match compare::since_paragraph(
+        &checked.doc,
+        &checked.evaluation,
+        &checked.rules,
+        &o.labels,
+    ) {
+        Ok(since) => since,
+        Err(code) => return code,
+    };
     let text = planlens_session::share::markdown::summary(
         &checked.doc,
         &checked.analysis,
         &checked.evaluation,
         link.as_ref(),
     );
+    let text = compare::put_on_top(since, text);
     finish(std::io::stdout().lock().write_all(text.as_bytes()))
 }
 

@@ -19,6 +19,7 @@
 //! graph asked for equals the full plan's, and every diff equals the full plan's.
 
 pub mod analysis;
+pub mod compare;
 pub mod glance;
 pub mod index;
 pub mod set;

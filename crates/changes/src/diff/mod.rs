@@ -749,7 +749,8 @@ fn marked(mirror: &Value) -> Option<Value> {
     }
 }
 
-fn has_true(mirror: &Value) -> bool {
+/// True when a sensitivity or unknown mirror marks anything (`false`, `{}`, `[]` mark nothing).
+pub(crate) fn has_true(mirror: &Value) -> bool {
     match mirror {
         Value::Bool(b) => *b,
         Value::Object(m) => m.values().any(has_true),

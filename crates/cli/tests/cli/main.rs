@@ -11,6 +11,7 @@ mod run;
 
 mod check;
 mod comment;
+mod compare;
 mod drift;
 mod fleet;
 mod graph;

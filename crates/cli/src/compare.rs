@@ -1,0 +1,219 @@
+//! `planlens compare OLD NEW` and `--since URL`: what changed since the last review, as text, JSON
+//! or the Markdown paragraph for the top of a PR comment. Exit 0 when nothing differs, 1 when
+//! something does, 3 when an input cannot be read, 64 on wrong usage.
+//!
+//! OLD may be a Planlens share link: a full link opens the plan it carries; a redacted link is
+//! compared by what it carries (addresses, actions, drift, findings) and the output says so. The
+//! comparison and its texts are the core's (`planlens_changes::compare`,
+//! `planlens_session::compare`); this file reads arguments and prints.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+
+use planlens_load::fragment::Fragment;
+use planlens_model::Document;
+use planlens_model::mask::Mask;
+use planlens_readers::Direct;
+use planlens_rules::{Evaluation, RuleSet};
+use planlens_session::compare::{JudgedComparison, compare_judged, markdown_since, text_since};
+
+use crate::{finish, mask_for, open_or_report, rule_set, usage};
+
+/// `--since URL`, taken out of the arguments before a subcommand reads them (`compare` and
+/// `summary --format markdown` read it).
+static SINCE: OnceLock<Option<String>> = OnceLock::new();
+
+/// Splits `--since URL` off the arguments; `None` when `--since` has no value or is given twice.
+pub fn take_since(args: Vec<String>) -> Option<Vec<String>> {
+    let (mut rest, mut since) = (Vec::new(), None);
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        if arg == "--since" {
+            let url = it.next().filter(|u| !u.trim().is_empty())?;
+            if since.replace(url).is_some() {
+                return None;
+            }
+        } else {
+            rest.push(arg);
+        }
+    }
+    SINCE.get_or_init(|| since);
+    Some(rest)
+}
+
+fn since() -> Option<&'static str> {
+    SINCE.get().and_then(Option::as_deref)
+}
+
+/// True when `arg` is a Planlens link rather than a file path.
+fn is_link(arg: &str) -> bool {
+    arg.starts_with("https://") || arg.starts_with("http://") || arg.contains("#p=")
+}
+
+/// Opens the plan a share link carries: a full link's plan, or a redacted link's values-free one.
+fn open_link(url: &str, mask: &Mask) -> Result<Document, ExitCode> {
+    let fail = |message: String| {
+        eprintln!("planlens: {message}");
+        ExitCode::from(3)
+    };
+    let Some((_, hash)) = url.split_once('#') else {
+        return Err(fail(format!(
+            "{url}: not a Planlens link that carries a plan (no #fragment)"
+        )));
+    };
+    let fragment = Fragment::parse(hash);
+    let Some(payload) = fragment.plan else {
+        return Err(fail(
+            "the link carries no plan (`p=`): a `?url=` or roll-up link cannot be compared; \
+             give the plan file instead"
+                .to_string(),
+        ));
+    };
+    let text = planlens_load::link::decode(&payload).map_err(|e| fail(e.to_string()))?;
+    let name = fragment
+        .name
+        .unwrap_or_else(|| "the last plan (link)".into());
+    planlens_load::load_plan_text_with(text, &name, mask, &Direct)
+        .map_err(|e| fail(format!("the link's plan: {e}")))
+}
+
+fn open_either(arg: &str, mask: &Mask) -> Result<Document, ExitCode> {
+    if is_link(arg) {
+        open_link(arg, mask)
+    } else {
+        open_or_report(arg, mask)
+    }
+}
+
+struct CompareOptions {
+    old: String,
+    new: String,
+    format: String,
+    rules: Option<String>,
+    labels: BTreeMap<String, String>,
+}
+
+impl CompareOptions {
+    fn parse(args: &[&str]) -> Option<CompareOptions> {
+        let (mut paths, mut format, mut rules, mut labels) =
+            (Vec::new(), None, None, BTreeMap::new());
+        let mut it = args.iter();
+        while let Some(&arg) = it.next() {
+            match arg {
+                "--format" => {
+                    let f = *it.next()?;
+                    if !["text", "json", "markdown"].contains(&f) || format.is_some() {
+                        return None;
+                    }
+                    format = Some(f.to_string());
+                }
+                "--rules" => {
+                    if rules.replace(it.next()?.to_string()).is_some() {
+                        return None;
+                    }
+                }
+                "--label" => {
+                    let (k, v) = it.next()?.split_once('=')?;
+                    labels.insert(k.trim().to_string(), v.trim().to_string());
+                }
+                "-" => paths.push(arg.to_string()),
+                a if a.starts_with("--") => return None,
+                a => paths.push(a.to_string()),
+            }
+        }
+        let (old, new) = match (since(), paths.as_slice()) {
+            (Some(url), [new]) => (url.to_string(), new.clone()),
+            (None, [old, new]) => (old.clone(), new.clone()),
+            _ => return None,
+        };
+        Some(CompareOptions {
+            old,
+            new,
+            format: format.unwrap_or_else(|| "text".into()),
+            rules,
+            labels,
+        })
+    }
+}
+
+/// `planlens compare OLD NEW [--format text|json|markdown] [--rules FILE] [--label K=V]…`, OLD
+/// also as `--since URL`.
+pub fn run(args: &[&str]) -> ExitCode {
+    let Some(o) = CompareOptions::parse(args) else {
+        return usage();
+    };
+    let (rules, _) = match rule_set(o.rules.as_deref()) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mask = mask_for(Some(&rules));
+    let (old, new) = match (open_either(&o.old, &mask), open_either(&o.new, &mask)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let judged = compare_judged(&old, &new, &rules, &o.labels);
+    let text = match o.format.as_str() {
+        "json" => json_of(&judged).to_string() + "\n",
+        "markdown" => markdown_since(&judged),
+        _ => text_since(&judged),
+    };
+    match finish(std::io::stdout().lock().write_all(text.as_bytes())) {
+        code if code != ExitCode::SUCCESS => code,
+        _ if judged.is_empty() => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
+}
+
+/// The JSON the README documents: addresses for what was added or removed, and the rest as the
+/// comparison holds it.
+fn json_of(judged: &JudgedComparison) -> Value {
+    let c = &judged.comparison;
+    let addresses = |list: &[planlens_changes::compare::Planned]| -> Vec<String> {
+        list.iter().map(|p| p.address.clone()).collect()
+    };
+    json!({
+        "added": addresses(&c.added),
+        "removed": addresses(&c.removed),
+        "action_changed": c.action_changed,
+        "values_changed": c.values_changed,
+        "moved": c.moved,
+        "drift_appeared": c.drift_appeared,
+        "drift_gone": c.drift_gone,
+        "findings_added": judged.findings_added,
+        "findings_resolved": judged.findings_resolved,
+        "verdict": judged.verdict,
+        "unchanged": c.unchanged,
+        "values_compared": c.values_compared,
+        "old_is_redacted": c.old_is_redacted,
+    })
+}
+
+/// For `summary --format markdown --since URL`: the paragraph comparing the link's plan with
+/// `doc` (already evaluated), or nothing without `--since`.
+pub fn since_paragraph(
+    doc: &Document,
+    evaluation: &Evaluation,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+) -> Result<Option<String>, ExitCode> {
+    let Some(url) = since() else {
+        return Ok(None);
+    };
+    let old = open_either(url, &mask_for(Some(rules)))?;
+    let old_evaluation =
+        planlens_session::analysis::Analysis::of(&old).evaluate(&old, rules, labels);
+    let judged = planlens_session::compare::judged(&old, &old_evaluation, doc, evaluation);
+    Ok(Some(markdown_since(&judged)))
+}
+
+/// The comment with the paragraph under its title line, within GitHub's limit.
+pub fn put_on_top(paragraph: Option<String>, comment: String) -> String {
+    match paragraph {
+        Some(p) => planlens_session::compare::comment_with_since(comment, &p),
+        None => comment,
+    }
+}

@@ -1,0 +1,409 @@
+//! Two plans compared with their rules' findings: what changed since the last review
+//! ([`compare_judged`]), and how a pull-request comment ([`markdown_since`], put under the
+//! comment's title by [`comment_with_since`]) and a terminal ([`text_since`]) say it. The comparison itself is `planlens_changes::compare`; this adds the
+//! findings (which need the rules) and the verdict before → after.
+//!
+//! A redacted link's findings are the ones it carries (as everywhere, `Analysis::evaluate`), so a
+//! redacted older plan is compared by addresses, actions, drift and findings only, and the texts
+//! say so. Nothing here renders a value: the attribute values shown are the comparison's, which
+//! never holds a sensitive one.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use planlens_changes::compare::{Comparison, compare};
+use planlens_model::Document;
+use planlens_model::findings::{Evaluation, Verdict};
+use planlens_model::text::{count, visible};
+use planlens_rules::RuleSet;
+
+use crate::analysis::Analysis;
+use crate::share::GITHUB_COMMENT_LIMIT;
+use crate::share::markdown::{code, escape};
+
+/// Two plans compared, with the findings and verdict of each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgedComparison {
+    /// What the plans change differently.
+    #[serde(flatten)]
+    pub comparison: Comparison,
+    /// Findings of the newer plan the older one did not have (the same finding: the same rule id,
+    /// address and message, whatever its severity).
+    pub findings_added: Vec<FindingRef>,
+    /// Findings of the older plan the newer one no longer has.
+    pub findings_resolved: Vec<FindingRef>,
+    /// The verdict on each plan.
+    pub verdict: VerdictChange,
+}
+
+impl JudgedComparison {
+    /// True when nothing differs: no change, no finding and the same verdict.
+    pub fn is_empty(&self) -> bool {
+        self.comparison.is_empty()
+            && self.findings_added.is_empty()
+            && self.findings_resolved.is_empty()
+            && self.verdict.before == self.verdict.after
+    }
+}
+
+/// One finding, by what identifies it across two plans.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FindingRef {
+    /// The rule's id.
+    pub rule_id: String,
+    /// The rule's severity key (`info`, `warn`, `deny`).
+    pub severity: String,
+    /// The resource it is about; `None` for a plan-level finding.
+    pub address: Option<String>,
+    /// The rule's message (sensitive values already masked by the rules).
+    pub message: String,
+}
+
+/// The verdict before → after, as [`Verdict::key`]s (`pass`, `needs-approval`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictChange {
+    /// The older plan's verdict.
+    pub before: String,
+    /// The newer plan's verdict.
+    pub after: String,
+}
+
+/// Compares `old` (the plan last reviewed) with `new`, and the findings of `rules` with `labels`
+/// on each.
+pub fn compare_judged(
+    old: &Document,
+    new: &Document,
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+) -> JudgedComparison {
+    let evaluation = |doc: &Document| Analysis::of(doc).evaluate(doc, rules, labels);
+    judged(old, &evaluation(old), new, &evaluation(new))
+}
+
+/// [`compare_judged`] with the evaluations already made (the CLI adds its Rego policies' findings
+/// to them).
+pub fn judged(
+    old: &Document,
+    old_evaluation: &Evaluation,
+    new: &Document,
+    new_evaluation: &Evaluation,
+) -> JudgedComparison {
+    let (before, after) = (findings(old, old_evaluation), findings(new, new_evaluation));
+    // The same finding: same rule, same resource, same message (a rule whose severity changed
+    // is not a new finding).
+    let missing = |from: &BTreeMap<Identity, FindingRef>,
+                   other: &BTreeMap<Identity, FindingRef>| {
+        (from.iter())
+            .filter(|(k, _)| !other.contains_key(*k))
+            .map(|(_, f)| f.clone())
+            .collect()
+    };
+    JudgedComparison {
+        comparison: compare(old, new),
+        findings_added: missing(&after, &before),
+        findings_resolved: missing(&before, &after),
+        verdict: VerdictChange {
+            before: old_evaluation.verdict.key().to_string(),
+            after: new_evaluation.verdict.key().to_string(),
+        },
+    }
+}
+
+/// What makes two findings the same: rule id, address, message.
+type Identity = (String, Option<String>, String);
+
+fn findings(doc: &Document, evaluation: &Evaluation) -> BTreeMap<Identity, FindingRef> {
+    evaluation
+        .findings
+        .iter()
+        .map(|f| FindingRef {
+            rule_id: f.rule_id.clone(),
+            severity: f.severity.key().to_string(),
+            address: f
+                .resource
+                .and_then(|i| doc.rows.get(i))
+                .map(|r| doc.change(r).address.to_string()),
+            message: f.message.clone(),
+        })
+        .map(|f| ((f.rule_id.clone(), f.address.clone(), f.message.clone()), f))
+        .collect()
+}
+
+/// At most this many addresses are named per kind of difference in the paragraph; the rest are
+/// counted.
+pub const MAX_NAMED: usize = 5;
+
+fn verdict_label(key: &str) -> &'static str {
+    [
+        Verdict::NotAPlan,
+        Verdict::Pass,
+        Verdict::Warn,
+        Verdict::Incomplete,
+        Verdict::NeedsApproval,
+        Verdict::PlanningFailed,
+    ]
+    .into_iter()
+    .find(|v| v.key() == key)
+    .map_or("unknown", Verdict::label)
+}
+
+/// Up to [`MAX_NAMED`] items, then "and N more".
+fn named(items: Vec<String>) -> String {
+    let more = items.len().saturating_sub(MAX_NAMED);
+    let mut shown: Vec<String> = items.into_iter().take(MAX_NAMED).collect();
+    if more > 0 {
+        shown.push(format!("and {more} more"));
+    }
+    shown.join(", ")
+}
+
+/// The one-paragraph summary for the top of a pull-request comment: "**Since the last plan:** 1
+/// new change (`aws_s3_bucket.logs`: create), 1 action changed (`aws_db_instance.main`: update →
+/// replace), …". Addresses are escaped for code spans; no value is ever in it.
+pub fn markdown_since(judged: &JudgedComparison) -> String {
+    let c = &judged.comparison;
+    let addr = |a: &str| format!("`{}`", code(a));
+    let n = |len: usize, one: &str, many: &str| count(len, one, many);
+    let action = |p: &planlens_changes::compare::Planned| {
+        format!("{}: {}", addr(&p.address), p.action.key())
+    };
+    // Each kind of difference: how many, then the first few named.
+    let kinds: [(String, Vec<String>); 7] = [
+        (
+            n(c.added.len(), "new change", "new changes"),
+            c.added.iter().map(action).collect(),
+        ),
+        (
+            n(c.removed.len(), "change", "changes") + " no longer planned",
+            c.removed.iter().map(action).collect(),
+        ),
+        (
+            n(c.action_changed.len(), "action", "actions") + " changed",
+            (c.action_changed.iter())
+                .map(|a| {
+                    format!(
+                        "{}: {} → {}",
+                        addr(&a.address),
+                        a.before.key(),
+                        a.after.key()
+                    )
+                })
+                .collect(),
+        ),
+        (
+            "planned values changed on ".to_string()
+                + &n(c.values_changed.len(), "resource", "resources"),
+            (c.values_changed.iter())
+                .map(|v| {
+                    format!(
+                        "{}: {}",
+                        addr(&v.address),
+                        n(v.attributes.len(), "attribute", "attributes")
+                    )
+                })
+                .collect(),
+        ),
+        (
+            n(c.moved.len(), "address changed", "addresses changed"),
+            (c.moved.iter())
+                .map(|m| format!("{} → {}", addr(&m.from), addr(&m.to)))
+                .collect(),
+        ),
+        (
+            "drift appeared on ".to_string() + &n(c.drift_appeared.len(), "resource", "resources"),
+            c.drift_appeared.iter().map(|a| addr(a)).collect(),
+        ),
+        (
+            "drift gone from ".to_string() + &n(c.drift_gone.len(), "resource", "resources"),
+            c.drift_gone.iter().map(|a| addr(a)).collect(),
+        ),
+    ];
+    let mut parts: Vec<String> = (kinds.into_iter())
+        .filter(|(_, items)| !items.is_empty())
+        .map(|(sentence, items)| format!("{sentence} ({})", named(items)))
+        .collect();
+    if !judged.findings_added.is_empty() {
+        parts.push(count(
+            judged.findings_added.len(),
+            "new finding",
+            "new findings",
+        ));
+    }
+    if !judged.findings_resolved.is_empty() {
+        parts.push(format!(
+            "{} resolved",
+            count(judged.findings_resolved.len(), "finding", "findings")
+        ));
+    }
+    let v = &judged.verdict;
+    if v.before != v.after {
+        parts.push(format!(
+            "verdict {} → {}",
+            verdict_label(&v.before),
+            verdict_label(&v.after)
+        ));
+    }
+    let mut out = if parts.is_empty() {
+        "**Since the last plan:** nothing changed".to_string()
+    } else {
+        format!("**Since the last plan:** {}", parts.join(", "))
+    };
+    out.push('.');
+    if c.old_is_redacted {
+        out.push_str(
+            " _The last plan is a redacted link: addresses, actions, drift and findings were \
+             compared, not values._",
+        );
+    } else if !c.values_compared {
+        out.push_str(" _One of the plans carries no values: values were not compared._");
+    }
+    if c.unchanged > 0 {
+        out.push_str(&format!(
+            " {} as before.",
+            escape(&count(c.unchanged, "change", "changes"))
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// The PR comment (`share::markdown::summary`) with the [`markdown_since`] paragraph under its
+/// title line. The comment stays within [`GITHUB_COMMENT_LIMIT`] bytes: when the paragraph does
+/// not fit, a short sentence counting the differences takes its place, and with no room for that
+/// either the comment is left as it was.
+pub fn comment_with_since(comment: String, paragraph: &str) -> String {
+    let (title, rest) = comment.split_once("\n\n").unwrap_or(("", comment.as_str()));
+    let room = GITHUB_COMMENT_LIMIT.saturating_sub(comment.len() + 2);
+    let short = "**Since the last plan:** the plans differ; `planlens compare` lists how.\n";
+    let paragraph = if paragraph.len() <= room {
+        paragraph
+    } else if short.len() <= room {
+        short
+    } else {
+        return comment;
+    };
+    if title.is_empty() {
+        format!("{paragraph}\n{rest}")
+    } else {
+        format!("{title}\n\n{paragraph}\n{rest}")
+    }
+}
+
+/// The comparison for a terminal: one line per difference, values as the comparison writes them
+/// (never a sensitive one).
+pub fn text_since(judged: &JudgedComparison) -> String {
+    let c = &judged.comparison;
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    if c.old_is_redacted {
+        line(
+            "The older plan is a redacted link: addresses, actions, drift and findings were \
+             compared, not values."
+                .to_string(),
+        );
+    } else if !c.values_compared {
+        line("One of the plans carries no values: values were not compared.".to_string());
+    }
+    if judged.is_empty() {
+        line(format!(
+            "No difference since the last plan ({} as before).",
+            count(c.unchanged, "change", "changes")
+        ));
+        return out;
+    }
+    for p in &c.added {
+        line(format!(
+            "+ new change          {} ({})",
+            visible(&p.address),
+            p.action.label()
+        ));
+    }
+    for p in &c.removed {
+        line(format!(
+            "- no longer planned    {} ({})",
+            visible(&p.address),
+            p.action.label()
+        ));
+    }
+    for a in &c.action_changed {
+        let mut s = format!(
+            "~ action changed      {}: {} → {}",
+            visible(&a.address),
+            a.before.label(),
+            a.after.label()
+        );
+        if !a.replace_paths.is_empty() {
+            s.push_str(&format!(
+                " (forced by {})",
+                visible(&a.replace_paths.join(", "))
+            ));
+        }
+        if let Some(reason) = &a.action_reason {
+            s.push_str(&format!(
+                "; {}",
+                planlens_model::reason::describe(reason, a.after)
+            ));
+        }
+        line(s);
+    }
+    for v in &c.values_changed {
+        line(format!(
+            "~ values changed      {} ({})",
+            visible(&v.address),
+            v.action.label()
+        ));
+        for a in &v.attributes {
+            line(format!(
+                "      {}: {} → {}",
+                visible(&a.path),
+                visible(&a.before),
+                visible(&a.after)
+            ));
+        }
+    }
+    for m in &c.moved {
+        line(format!(
+            "~ address changed     {} → {}",
+            visible(&m.from),
+            visible(&m.to)
+        ));
+    }
+    for a in &c.drift_appeared {
+        line(format!("! drift appeared      {}", visible(a)));
+    }
+    for a in &c.drift_gone {
+        line(format!("  drift gone          {}", visible(a)));
+    }
+    let finding = |f: &FindingRef| {
+        let about = f.address.as_deref().map(visible).unwrap_or_default();
+        format!(
+            "[{}] {}{}{}: {}",
+            f.severity,
+            visible(&f.rule_id),
+            if about.is_empty() { "" } else { " on " },
+            about,
+            visible(&f.message)
+        )
+    };
+    for f in &judged.findings_added {
+        line(format!("+ new finding         {}", finding(f)));
+    }
+    for f in &judged.findings_resolved {
+        line(format!("- finding resolved    {}", finding(f)));
+    }
+    let v = &judged.verdict;
+    let verdict = if v.before == v.after {
+        format!("{} (as before)", verdict_label(&v.after))
+    } else {
+        format!("{} → {}", verdict_label(&v.before), verdict_label(&v.after))
+    };
+    line(format!(
+        "Verdict: {verdict}; {} as before.",
+        count(c.unchanged, "change", "changes")
+    ));
+    out
+}
