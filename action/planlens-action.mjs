@@ -110,6 +110,21 @@ export async function upsertComment(client, number, body, key = "default") {
   return { action: "updated", id: existing.id, url: updated?.html_url ?? existing.html_url };
 }
 
+/**
+ * The Planlens link the pull request's comment of `key` carries (the one the last push left), for
+ * `planlens summary --since`: the first `(<URL>)` link whose address starts with `site`, or null.
+ */
+export async function previousLink(client, number, site, key = "default") {
+  const mark = marker(key);
+  const existing = (await client.comments(number)).find((c) => typeof c.body === "string" && c.body.includes(mark));
+  if (!existing) return null;
+  const base = site.replace(/[?#].*$/, "");
+  for (const m of existing.body.matchAll(/\]\(<([^>\s]+)>\)/g)) {
+    if (m[1].startsWith(base) && m[1].includes("#")) return m[1];
+  }
+  return null;
+}
+
 /** The pull request's number: PLANLENS_PR, else the event's pull_request (or issue) number. */
 export function pullRequestNumber(env = process.env) {
   if (env.PLANLENS_PR) return Number(env.PLANLENS_PR);
@@ -146,7 +161,27 @@ async function main(argv) {
       return 1;
     }
   }
-  console.error("usage: planlens-action.mjs comment BODY_FILE [--key KEY] | exit-code CHECK_EXIT FAIL_ON");
+  if (command === "previous-link" && (args.length === 1 || (args.length === 3 && args[1] === "--key"))) {
+    // Prints the last push's link, or nothing: a first push, no token, or an error all mean the
+    // comment is made without "Since the last plan".
+    const number = pullRequestNumber();
+    if (!number) return 0;
+    try {
+      const client = github({
+        api: process.env.GITHUB_API_URL || undefined,
+        token: process.env.GITHUB_TOKEN,
+        repository: process.env.GITHUB_REPOSITORY,
+      });
+      const link = await previousLink(client, number, args[0], args[2]);
+      if (link) console.log(link);
+    } catch (e) {
+      console.error(`planlens: the last comment could not be read (${e.message}): no "since the last plan"`);
+    }
+    return 0;
+  }
+  console.error(
+    "usage: planlens-action.mjs comment BODY_FILE [--key KEY] | previous-link SITE [--key KEY] | exit-code CHECK_EXIT FAIL_ON",
+  );
   return 64;
 }
 

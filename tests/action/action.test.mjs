@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { github, jobExitCode, marker, upsertComment } from "../../action/planlens-action.mjs";
+import { github, jobExitCode, marker, previousLink, upsertComment } from "../../action/planlens-action.mjs";
 
 const SCRIPT = fileURLToPath(new URL("../../action/planlens-action.mjs", import.meta.url));
 const TOKEN = "test-token";
@@ -193,4 +193,22 @@ test("the job's exit code: fail-on needs-approval, warn or never, for each of ch
   assert.throws(() => jobExitCode(2, "sometimes"), /needs-approval, warn or never/);
   const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT, "exit-code", "2", "needs-approval"]);
   assert.equal(stdout, "2\n");
+});
+
+test("the link the last push's comment carries is found for --since, and nothing on a first push", async () => {
+  const site = "https://o.github.io/planlens/";
+  const body = `${marker("default")}\n### Planlens\n[Open in Planlens](<${site}#g=AX&p=AXja>) (the plan is in the link)`;
+  const fake = await fakeGitHub([
+    { id: 1, issue: 7, body: "LGTM", html_url: "u" },
+    { id: 2, issue: 7, body, html_url: "u" },
+    { id: 3, issue: 8, body: "no marker here", html_url: "u" },
+  ]);
+  try {
+    assert.equal(await previousLink(client(fake), 7, site), `${site}#g=AX&p=AXja`);
+    assert.equal(await previousLink(client(fake), 8, site), null);
+    // Another site's link is not ours to compare with.
+    assert.equal(await previousLink(client(fake), 7, "https://elsewhere.example/"), null);
+  } finally {
+    await fake.close();
+  }
 });
