@@ -192,6 +192,7 @@ pub fn DiffPanel() -> impl IntoView {
         let doc = &loaded.doc;
         let row = doc.rows.get(r as usize)?;
         let change = doc.change(row);
+        let since_address = change.address.to_string();
         let action = row.action;
         let mut facts: Vec<(&'static str, String)> = Vec::new();
         if let Some(reason) = &change.action_reason {
@@ -327,6 +328,7 @@ pub fn DiffPanel() -> impl IntoView {
                             .map(|(k, text)| view! { <li class=format!("fact fact-{k}") data-testid=format!("fact-{k}")>{text}</li> })
                             .collect_view()}
                     </ul>
+                    <super::since::SinceInDiff address=since_address />
                     {tree.map(|key| view! { <AskedDiff diff key show_unchanged what="change" attributes=in_state /> })}
                 </aside>
             }

@@ -589,6 +589,7 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
             // first paint shows too); the finding mark follows the rules as they change.
             let line = RowLine::of(&loaded.doc, &loaded.analysis, r as usize, None);
             let address = line.address.clone();
+            let address_for_mark = line.address.clone();
             let action_key = line.shown_action.0.clone();
             let class = format!("row resource a-{}", line.action);
             let destructive = line.destructive;
@@ -615,6 +616,7 @@ fn ListLine(index: usize, entry: ListEntry, row_h: f64) -> impl IntoView {
                     on:click=move |_| state.select(Some(r))
                 >
                     {super::glance::row_body(line, finding)}
+                    {super::since::row_mark(state, address_for_mark)}
                 </div>
             }
             .into_any()

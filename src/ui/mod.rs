@@ -30,6 +30,7 @@ mod panels;
 mod report;
 mod rules;
 mod share;
+mod since;
 mod state;
 mod summary;
 mod timing;
@@ -161,6 +162,7 @@ pub fn App() -> impl IntoView {
                 fallback=move || view! {
                     <Show when=move || has_plan() && !state.home.get() fallback=|| view! { <landing::Landing /> }>
                         <summary::SummaryPanel />
+                        <since::SincePanel />
                         <Tabs />
                     </Show>
                 }

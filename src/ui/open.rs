@@ -617,6 +617,8 @@ fn finish(state: AppState, result: Result<(Loaded, Option<String>), String>) {
             .unwrap_or_default(),
     );
     state.graph.reset();
+    // A comparison belongs to the plan it was made for.
+    state.since.set(None);
     // A label belongs to the plan it was set for.
     state.rules.environment.set(
         pending

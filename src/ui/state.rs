@@ -118,6 +118,9 @@ pub struct AppState {
     pub fleet: RwSignal<Option<Arc<crate::fleet::FleetIndex>>>,
     /// The fleet view shows (over the open plan, which stays for the way back).
     pub showing_fleet: RwSignal<bool>,
+    /// The open plan compared with the plan last reviewed (*Compare with…*), until another plan
+    /// opens.
+    pub since: RwSignal<Option<Arc<crate::session::compare::JudgedComparison>>>,
     /// The roll-up's filter and search, kept while a row's plan is open.
     pub fleet_filter: RwSignal<crate::fleet::FleetFilter>,
     /// Where the roll-up was left when a row's plan opened (the row's id, the page's scroll),
@@ -154,6 +157,7 @@ impl AppState {
             rules: RulesState::new(loaded),
             fleet: RwSignal::new(None),
             showing_fleet: RwSignal::new(false),
+            since: RwSignal::new(None),
             fleet_filter: RwSignal::new(crate::fleet::FleetFilter::default()),
             fleet_place: StoredValue::new(None),
         }

@@ -88,6 +88,9 @@ pub struct ListFilter {
     pub search: String,
     /// Show plain no-ops (those that neither move nor import).
     pub show_no_ops: bool,
+    /// Only the rows of these addresses (the list's *only what changed since* filter); `None`:
+    /// every address. Never written into a link.
+    pub addresses: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
 }
 
 /// One line of the list.
@@ -130,6 +133,7 @@ impl ListFilter {
             resource_type: index(&doc.resource_types, &view.resource_type),
             search: view.search.clone().unwrap_or_default(),
             show_no_ops: view.show_no_ops,
+            addresses: None,
         }
     }
 
@@ -168,6 +172,11 @@ impl ListFilter {
         if self.module.is_some_and(|m| m != row.module)
             || self.provider.is_some_and(|p| p != row.provider)
             || self.resource_type.is_some_and(|t| t != row.resource_type)
+        {
+            return false;
+        }
+        if let Some(only) = &self.addresses
+            && !only.contains(doc.change(row).address.as_ref())
         {
             return false;
         }

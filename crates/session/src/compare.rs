@@ -162,8 +162,24 @@ fn named(items: Vec<String>) -> String {
 /// new change (`aws_s3_bucket.logs`: create), 1 action changed (`aws_db_instance.main`: update →
 /// replace), …". Addresses are escaped for code spans; no value is ever in it.
 pub fn markdown_since(judged: &JudgedComparison) -> String {
+    paragraph(judged, false)
+}
+
+/// [`markdown_since`] as plain text, for the page: the same words, addresses as they are, no
+/// Markdown.
+pub fn plain_since(judged: &JudgedComparison) -> String {
+    paragraph(judged, true)
+}
+
+fn paragraph(judged: &JudgedComparison, plain: bool) -> String {
     let c = &judged.comparison;
-    let addr = |a: &str| format!("`{}`", code(a));
+    let addr = |a: &str| {
+        if plain {
+            planlens_model::text::visible(a).to_string()
+        } else {
+            format!("`{}`", code(a))
+        }
+    };
     let n = |len: usize, one: &str, many: &str| count(len, one, many);
     let action = |p: &planlens_changes::compare::Planned| {
         format!("{}: {}", addr(&p.address), p.action.key())
@@ -244,27 +260,37 @@ pub fn markdown_since(judged: &JudgedComparison) -> String {
             verdict_label(&v.after)
         ));
     }
-    let mut out = if parts.is_empty() {
-        "**Since the last plan:** nothing changed".to_string()
+    let (lead, em) = if plain {
+        ("Since the last plan:", "")
     } else {
-        format!("**Since the last plan:** {}", parts.join(", "))
+        ("**Since the last plan:**", "_")
+    };
+    let mut out = if parts.is_empty() {
+        format!("{lead} nothing changed")
+    } else {
+        format!("{lead} {}", parts.join(", "))
     };
     out.push('.');
     if c.old_is_redacted {
-        out.push_str(
-            " _The last plan is a redacted link: addresses, actions, drift and findings were \
-             compared, not values._",
-        );
-    } else if !c.values_compared {
-        out.push_str(" _One of the plans carries no values: values were not compared._");
-    }
-    if c.unchanged > 0 {
         out.push_str(&format!(
-            " {} as before.",
-            escape(&count(c.unchanged, "change", "changes"))
+            " {em}The last plan is a redacted link: addresses, actions, drift and findings were \
+             compared, not values.{em}"
+        ));
+    } else if !c.values_compared {
+        out.push_str(&format!(
+            " {em}One of the plans carries no values: values were not compared.{em}"
         ));
     }
-    out.push('\n');
+    if c.unchanged > 0 {
+        let unchanged = count(c.unchanged, "change", "changes");
+        out.push_str(&format!(
+            " {} as before.",
+            if plain { unchanged } else { escape(&unchanged) }
+        ));
+    }
+    if !plain {
+        out.push('\n');
+    }
     out
 }
 
@@ -406,4 +432,37 @@ pub fn text_since(judged: &JudgedComparison) -> String {
         count(c.unchanged, "change", "changes")
     ));
     out
+}
+
+/// The plan to compare with, from what a user gave: a Planlens link (the plan its `p=` carries,
+/// full or redacted) or a file's text (any input the loader reads), read with `mask`.
+pub fn open_other(
+    other: String,
+    mask: &planlens_model::mask::Mask,
+    readers: &dyn planlens_load::Readers,
+) -> Result<Document, planlens_load::LoadError> {
+    let trimmed = other.trim();
+    let is_link = (trimmed.starts_with("https://") || trimmed.starts_with("http://"))
+        && !trimmed.contains(char::is_whitespace);
+    if !is_link {
+        return planlens_load::load_plan_text_with(other, "the last plan", mask, readers);
+    }
+    let fragment = planlens_load::fragment::Fragment::parse(
+        trimmed.split_once('#').map_or("", |(_, hash)| hash),
+    );
+    let Some(payload) = fragment.plan else {
+        return Err(planlens_load::LoadError::Reader {
+            message: "This link carries no plan (p=): a ?url= or roll-up link cannot be compared; \
+                      open the plan file instead."
+                .to_string(),
+        });
+    };
+    let text =
+        planlens_load::link::decode(&payload).map_err(|e| planlens_load::LoadError::Reader {
+            message: format!("The link's plan cannot be read: {e}"),
+        })?;
+    let name = fragment
+        .name
+        .unwrap_or_else(|| "the last plan (link)".into());
+    planlens_load::load_plan_text_with(text, &name, mask, readers)
 }

@@ -212,6 +212,13 @@ pub enum Request {
     FleetLink { link: Link },
     /// The dependency graph (the index carries none: it is built when first asked for).
     Graph,
+    /// This plan compared with the plan last reviewed: `other` is that plan's file text, or a
+    /// Planlens link that carries it (full or redacted); findings under `rules` and `labels`.
+    Compare {
+        other: String,
+        rules: Option<String>,
+        labels: BTreeMap<String, String>,
+    },
 }
 
 /// An answer, in the order of [`Request`]'s variants.
@@ -256,6 +263,8 @@ pub enum Response {
     },
     /// The roll-up's rows of the plans a worker was given.
     Rows(Vec<planlens_fleet::PlanRow>),
+    /// What changed since the plan last reviewed.
+    Compared(Box<compare::JudgedComparison>),
 }
 
 /// What opening files gave: one plan (or state, or anything else a document holds) with its
@@ -631,6 +640,27 @@ impl Session {
             Request::Graph => {
                 let doc = &self.doc;
                 Response::Graph(Box::new(self.analysis.graph(doc).carried(doc)))
+            }
+            Request::Compare {
+                other,
+                rules,
+                labels,
+            } => {
+                let rules =
+                    Session::rule_set(rules.as_deref()).unwrap_or_else(|_| RuleSet::builtin());
+                match compare::open_other(other, &self.doc.masking.mask, readers) {
+                    Ok(old) => {
+                        let old_evaluation = Analysis::of(&old).evaluate(&old, &rules, &labels);
+                        let new_evaluation = self.analysis.evaluate(&self.doc, &rules, &labels);
+                        Response::Compared(Box::new(compare::judged(
+                            &old,
+                            &old_evaluation,
+                            &self.doc,
+                            &new_evaluation,
+                        )))
+                    }
+                    Err(e) => Response::Failed(e.to_string()),
+                }
             }
             Request::Share {
                 base,

@@ -1,0 +1,260 @@
+//! *Compare with…* — since the last review: the open plan compared with the plan a reviewer
+//! approved before (its file, or the Planlens link the last comment carried). The session
+//! compares (`session::compare`); this file asks, says what changed since in a paragraph with what
+//! is no longer planned, offers *Only what changed since* for the list, and gives the list's rows
+//! and the diff their marks ([`mark`], [`SinceInDiff`]).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::AppState;
+use super::backend;
+use crate::model::text::visible;
+use crate::session::compare::JudgedComparison;
+use crate::session::{Request, Response};
+
+/// How a row changed since the last plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// Planned now, not then.
+    New,
+    /// Planned then with another action.
+    ActionChanged,
+    /// The same action, other planned values.
+    ValuesChanged,
+}
+
+impl Mark {
+    fn words(self) -> &'static str {
+        match self {
+            Mark::New => "new since",
+            Mark::ActionChanged => "action changed",
+            Mark::ValuesChanged => "changed since",
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Mark::New => "new",
+            Mark::ActionChanged => "action",
+            Mark::ValuesChanged => "values",
+        }
+    }
+}
+
+/// The mark of `address`, when a comparison is open.
+pub fn mark(since: &JudgedComparison, address: &str) -> Option<Mark> {
+    let c = &since.comparison;
+    if c.added.iter().any(|p| p.address == address) {
+        Some(Mark::New)
+    } else if c.action_changed.iter().any(|a| a.address == address) {
+        Some(Mark::ActionChanged)
+    } else if c.values_changed.iter().any(|v| v.address == address) {
+        Some(Mark::ValuesChanged)
+    } else {
+        None
+    }
+}
+
+/// A row's mark, as the list shows it after the address.
+pub fn row_mark(state: AppState, address: String) -> impl IntoView {
+    move || {
+        let since = state.since.get()?;
+        let m = mark(&since, &address)?;
+        Some(view! {
+            <span class=format!("since-mark since-{}", m.key()) data-testid="since-mark" data-since=m.key()>
+                {m.words()}
+            </span>
+        })
+    }
+}
+
+/// Every address that changed since (new, action changed, values changed, drift appeared): what
+/// *Only what changed since* keeps.
+fn changed_addresses(since: &JudgedComparison) -> BTreeSet<String> {
+    let c = &since.comparison;
+    (c.added.iter().map(|p| p.address.clone()))
+        .chain(c.action_changed.iter().map(|a| a.address.clone()))
+        .chain(c.values_changed.iter().map(|v| v.address.clone()))
+        .chain(c.drift_appeared.iter().cloned())
+        .collect()
+}
+
+/// Compares the open plan with `other` (a file's text or a link) and shows the result.
+fn compare(state: AppState, other: String, busy: RwSignal<bool>, error: RwSignal<Option<String>>) {
+    busy.set(true);
+    error.set(None);
+    leptos::task::spawn_local(async move {
+        super::timing::mark("planlens:compare-start");
+        let answer = backend::ask(Request::Compare {
+            other,
+            rules: state.rules.text_in_use(),
+            labels: state.rules.labels(),
+        })
+        .await;
+        super::timing::measure("planlens:compare", "planlens:compare-start");
+        busy.set(false);
+        match answer {
+            Ok(Response::Compared(judged)) => state.since.set(Some(Arc::new(*judged))),
+            Ok(Response::Failed(message)) | Err(message) => error.set(Some(message)),
+            Ok(_) => error.set(Some(
+                "the plan's worker answered something else".to_string(),
+            )),
+        }
+    });
+}
+
+/// *Compare with…* and, once compared, what changed since the last plan.
+#[component]
+pub fn SincePanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let open = RwSignal::new(false);
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let link = RwSignal::new(String::new());
+    let choose = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        busy.set(true);
+        leptos::task::spawn_local(async move {
+            match JsFuture::from(file.text()).await {
+                Ok(text) => compare(state, text.as_string().unwrap_or_default(), busy, error),
+                Err(_) => {
+                    busy.set(false);
+                    error.set(Some(format!("{} cannot be read.", file.name())));
+                }
+            }
+        });
+    };
+    let only = move || state.filter.with(|f| f.addresses.is_some());
+    let toggle_only = move |_| {
+        let Some(since) = state.since.get_untracked() else {
+            return;
+        };
+        state.filter.update(|f| {
+            f.addresses = match f.addresses {
+                Some(_) => None,
+                None => Some(Arc::new(changed_addresses(&since))),
+            }
+        });
+    };
+    let clear = move |_| {
+        state.since.set(None);
+        state.filter.update(|f| f.addresses = None);
+    };
+    move || {
+        let result = state.since.get().map(|since| {
+            let paragraph = crate::session::compare::plain_since(&since);
+            let gone = since
+                .comparison
+                .removed
+                .iter()
+                .map(|p| {
+                    view! {
+                        <li data-testid="since-gone">
+                            <span class="addr">{visible(&p.address)}</span>
+                            " — was planned to " {p.action.label()} ", no longer planned"
+                        </li>
+                    }
+                })
+                .collect_view();
+            let none_gone = since.comparison.removed.is_empty();
+            view! {
+                <section class="since-panel" data-testid="since-panel" aria-label="Since the last plan">
+                    <p class="since-text" data-testid="since-text">{visible(&paragraph)}</p>
+                    {(!none_gone).then(|| view! { <ul class="since-gone">{gone}</ul> })}
+                    <div class="since-actions">
+                        <button class="chip-button" data-testid="since-only" aria-pressed=move || only().to_string() on:click=toggle_only>
+                            "Only what changed since"
+                        </button>
+                        <button class="link-button" data-testid="since-clear" on:click=clear>"Stop comparing"</button>
+                    </div>
+                </section>
+            }
+        });
+        let form = (state.since.with(Option::is_none) && open.get()).then(|| {
+            view! {
+                <section class="since-form" data-testid="since-form">
+                    <label class="button">
+                        "The last plan's file…"
+                        <input type="file" class="visually-hidden" data-testid="since-file" on:change=choose />
+                    </label>
+                    <span class="fine">" or its Planlens link: "</span>
+                    <input
+                        type="url"
+                        class="since-link"
+                        data-testid="since-link"
+                        placeholder="https://…/planlens/#…p=…"
+                        prop:value=move || link.get()
+                        on:input=move |ev| link.set(event_target_value(&ev))
+                    />
+                    <button
+                        class="button"
+                        data-testid="since-compare"
+                        disabled=move || busy.get() || link.with(|l| l.trim().is_empty())
+                        on:click=move |_| compare(state, link.get_untracked(), busy, error)
+                    >
+                        "Compare"
+                    </button>
+                </section>
+            }
+        });
+        view! {
+            <div class="since">
+                {(state.since.with(Option::is_none) && !open.get()).then(|| view! {
+                    <button class="link-button" data-testid="since-open" on:click=move |_| open.set(true)>
+                        "Compare with the last plan…"
+                    </button>
+                })}
+                {form}
+                {move || busy.get().then(|| view! { <p class="fine" role="status">"Comparing…"</p> })}
+                {move || error.get().map(|e| view! { <p class="banner banner-danger" role="alert" data-testid="since-error">{visible(&e)}</p> })}
+                {result}
+            </div>
+        }
+    }
+}
+
+/// What changed since in the selected resource's planned values, above its diff.
+#[component]
+pub fn SinceInDiff(address: String) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        let since = state.since.get()?;
+        let c = &since.comparison;
+        if let Some(a) = c.action_changed.iter().find(|a| a.address == address) {
+            return Some(
+                view! {
+                    <p class="since-diff" data-testid="since-diff">
+                        {format!("Since the last plan: {} → {}", a.before.label(), a.after.label())}
+                    </p>
+                }
+                .into_any(),
+            );
+        }
+        if c.added.iter().any(|p| p.address == address) {
+            return Some(view! { <p class="since-diff" data-testid="since-diff">"New since the last plan."</p> }.into_any());
+        }
+        let v = c.values_changed.iter().find(|v| v.address == address)?;
+        let lines = v
+            .attributes
+            .iter()
+            .map(|a| view! { <li><code>{visible(&a.path)}</code> ": " {visible(&a.before)} " → " {visible(&a.after)}</li> })
+            .collect_view();
+        Some(
+            view! {
+                <div class="since-diff" data-testid="since-diff">
+                    <p>"Planned values changed since the last plan:"</p>
+                    <ul>{lines}</ul>
+                </div>
+            }
+            .into_any(),
+        )
+    }
+}

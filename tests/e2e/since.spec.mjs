@@ -1,0 +1,65 @@
+// Since the last review (issue 29): the open plan compared with the plan last reviewed — its
+// file, or the Planlens link the last comment carried. The paragraph says what changed since,
+// what is no longer planned is listed, the list's rows that changed are marked and can be the only
+// ones shown, and the diff says what changed since. At 1400x860 and 390x844.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test, expect, REPO } from "./harness.mjs";
+import { gotoApp, openPlan, closeDetail } from "./helpers.mjs";
+
+const FIX = join(REPO, "tests", "fixtures", "compare");
+
+function planlens(args) {
+  const bin = join(REPO, "target", "debug", "planlens");
+  if (!existsSync(bin)) execFileSync("cargo", ["build", "-q", "--bin", "planlens"], { cwd: REPO });
+  return execFileSync(bin, args, { cwd: REPO, encoding: "utf8" });
+}
+
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) {
+  test.describe(device, () => {
+    test.use({ viewport });
+
+    test("compared with the last plan's file: what changed since, marked and filtered", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(FIX, "after.json"));
+      await page.getByTestId("since-open").click();
+      await page.getByTestId("since-file").setInputFiles(join(FIX, "before.json"));
+      const text = page.getByTestId("since-text");
+      await expect(text).toContainText("1 new change");
+      await expect(text).toContainText("update");
+      await expect(page.getByTestId("since-gone")).toContainText("aws_s3_bucket.delete_bucket");
+      // Rows that changed since carry their mark.
+      await expect(page.locator("[data-testid=resource-row][data-address='aws_s3_bucket.added_bucket'] [data-testid=since-mark]")).toHaveAttribute("data-since", "new");
+      await expect(page.locator("[data-testid=resource-row][data-address='aws_s3_bucket.update_bucket'] [data-testid=since-mark]")).toHaveAttribute("data-since", "action");
+      // Only what changed since.
+      await page.getByTestId("since-only").click();
+      const addresses = await page.locator("[data-testid=resource-row]").evaluateAll((rows) => rows.map((r) => r.dataset.address));
+      expect(addresses).toContain("aws_s3_bucket.added_bucket");
+      expect(addresses).not.toContain("aws_s3_bucket.noop_bucket");
+      // The diff of a resource whose values changed says which, never a secret.
+      await page.locator("[data-testid=resource-row][data-address='aws_s3_bucket.create_bucket']").click();
+      const since = page.getByTestId("since-diff");
+      await expect(since).toContainText("tags.team");
+      await expect(since).toContainText("(sensitive value)");
+      await page.screenshot({ path: `/tmp/shots/since-${device}.png` });
+      await closeDetail(page);
+      await page.getByTestId("since-clear").click();
+      await expect(page.getByTestId("since-panel")).toHaveCount(0);
+    });
+
+    test("compared with the link `planlens link` made of the last plan", async ({ page, origin }) => {
+      const link = planlens(["link", "--base", `${origin}/`, join(FIX, "before.json")]).trim();
+      await gotoApp(page);
+      await openPlan(page, join(FIX, "after.json"));
+      await page.getByTestId("since-open").click();
+      await page.getByTestId("since-link").fill(link);
+      await page.getByTestId("since-compare").click();
+      await expect(page.getByTestId("since-text")).toContainText("1 new change");
+      await expect(page.getByTestId("since-gone")).toContainText("aws_s3_bucket.delete_bucket");
+    });
+  });
+}
