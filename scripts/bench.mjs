@@ -22,6 +22,8 @@
 //           whole evaluation as the page sees it, beside the same run's TOML pack alone
 //   set     50 generated plans of 1,000 resources chosen together (issue 28): files chosen → the
 //           roll-up with its 50 rows on screen, the progress seen, long main-thread tasks, workers used
+//   compare the 10k plan compared with another 10k plan in the page (Compare with…, issue 29): the
+//           app's planlens:compare measure (ask → answer), target 0.5 s
 //   native  the native examples (cargo run --release --example graph_bench / rules_bench / share_bench;
 //           this builds natively and takes cargo's lock)
 //
@@ -65,6 +67,7 @@ const TARGET_LONG_TASK_MS = 50; // longest main-thread task while the 50k plan o
 const SET_PLANS = 50;
 const SET_RESOURCES = 1000;
 const TARGET_SET_MS = 2000;
+const TARGET_COMPARE_MS = 500; // issue 29: two 10k plans compared in the browser
 // Issue 3: graph build + layout of the default view of the 10k plan.
 const TARGET_10K_GRAPH_MS = 300;
 const TARGET_10K_RULES_MS = 50; // issue 4: built-in pack on 10k resources, in the browser
@@ -78,7 +81,7 @@ const GZIP_LEVEL = 6; // what tests/e2e/serve.mjs serves and tests/e2e/budget.sp
 // Arguments
 
 const QUICK = process.argv.includes("--quick");
-const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "policies", "set", "native"];
+const ALL_PARTS = ["first", "open", "floor", "cancel", "graph", "share", "policies", "set", "compare", "native"];
 const PARTS = new Set(
   option("--parts", QUICK ? "first,open,cancel,set" : ALL_PARTS.join(",")).split(",").map((s) => s.trim()).filter(Boolean),
 );
@@ -167,6 +170,40 @@ async function ensureSet() {
     if (code !== 0) throw new Error(`gen_plan.py exited with ${code} for the set's plan ${i}`);
   }
   return paths;
+}
+
+/** A second 10k plan (seed 2) to compare the first with. */
+async function ensureOther10k() {
+  const out = join(DATA, "plan-10000-seed2.json");
+  if (existsSync(out) && statSync(out).size > 0) return out;
+  const file = createWriteStream(out);
+  await new Promise((ok) => file.on("open", ok));
+  const code = await new Promise((ok, fail) => {
+    const p = spawn("python3", [GEN, "--resources", "10000", "--seed", "2"], { stdio: ["ignore", file, "inherit"] });
+    p.on("error", fail);
+    p.on("exit", ok);
+  });
+  await new Promise((ok) => file.end(ok));
+  if (code !== 0) throw new Error(`gen_plan.py exited with ${code} for the second 10k plan`);
+  return out;
+}
+
+// Compare: the 10k plan open, Compare with… the second one; the app's planlens:compare measure.
+async function compareRun(browser, base, planPath, otherPath) {
+  const context = await browser.newContext(APP_CONTEXT);
+  const page = await context.newPage();
+  watch(page, "compare");
+  try {
+    await page.goto(base + "/", { waitUntil: "load" });
+    await page.setInputFiles("input[data-testid=plan-file]", planPath);
+    await page.getByTestId("plan-summary").waitFor({ timeout: READY_TIMEOUT });
+    await page.getByTestId("since-open").click();
+    await page.getByTestId("since-file").setInputFiles(otherPath);
+    await page.getByTestId("since-text").waitFor({ timeout: READY_TIMEOUT });
+    return await page.evaluate(() => performance.getEntriesByName("planlens:compare", "measure")[0]?.duration ?? NaN);
+  } finally {
+    await context.close();
+  }
 }
 
 // The set: the files chosen together → every row of the roll-up on screen.
@@ -798,7 +835,7 @@ async function main() {
   }
   mkdirSync(DATA, { recursive: true });
   const plans = {};
-  if ([...PARTS].every((p) => p === "first" || p === "set")) SIZES.length = 0;
+  if ([...PARTS].every((p) => p === "first" || p === "set" || p === "compare")) SIZES.length = 0;
   for (const n of SIZES) plans[n] = await ensurePlan(n);
   // Cancel and "never frozen" are about the largest plan: 50k if asked for, else the largest size.
   const bigN = SIZES.includes(50000) ? 50000 : max(SIZES);
@@ -822,6 +859,7 @@ async function main() {
   const version = browser.version();
   const results = [];
   const sets = [];
+  const compares = [];
   const first = { runs: [], seen: null };
   const cancels = { reading: [], parsing: [] };
   try {
@@ -877,6 +915,16 @@ async function main() {
           `(engine: compile ${ms(p.compile)}, input ${ms(p.input)}, evaluation ${ms(p.eval)} ms)`);
       }
       results.push({ n, bytes, runs, floors, graphs, shares, policies });
+    }
+    if (PARTS.has("compare")) {
+      const plan = await ensurePlan(10000);
+      const other = await ensureOther10k();
+      for (let i = 0; i < RUNS; i++) {
+        const t = await attempt(`compare run ${i + 1}`, () => compareRun(browser, base, plan, other));
+        if (t == null) continue;
+        compares.push(t);
+        log(`compare 10k with 10k: run ${i + 1}: ${ms(t)} ms`);
+      }
     }
     if (PARTS.has("set")) {
       const paths = await ensureSet();
@@ -1028,6 +1076,14 @@ async function main() {
   file.text+parse = fresh page: file input change → JSON.parse(await file.text())`);
   }
 
+  if (PARTS.has("compare")) {
+    const name = "the 10k plan compared with another 10k plan in the page (planlens:compare)";
+    if (!compares.length) figures.push(figure(name, "not measured (every run failed)"));
+    else {
+      const t = median(compares);
+      figures.push(figure(name, `${ms(t)} ms (min ${ms(min(compares))}, max ${ms(max(compares))})`, `≤ ${TARGET_COMPARE_MS} ms`, t <= TARGET_COMPARE_MS));
+    }
+  }
   if (PARTS.has("set")) {
     const name = `${SET_PLANS} plans of ${SET_RESOURCES.toLocaleString("en")} resources chosen together → the roll-up on screen`;
     if (!sets.length) figures.push(figure(name, "not measured (every run failed)"));
