@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use planlens_load::fragment::Fragment;
 use planlens_model::Document;
 use planlens_model::mask::Mask;
+use planlens_model::text::visible;
 use planlens_readers::Direct;
 use planlens_rules::{Evaluation, RuleSet};
 use planlens_session::compare::{JudgedComparison, compare_judged, markdown_since, text_since};
@@ -151,6 +152,27 @@ pub fn run(args: &[&str]) -> ExitCode {
         Err(code) => return code,
     };
     let mask = mask_for(Some(&rules));
+    // Two sets of plans (folders, archives, several plans in a text): matched by name.
+    if !is_link(&o.old) && o.old != "-" && o.new != "-" {
+        let gathered = (
+            crate::set::gather(std::slice::from_ref(&o.old)),
+            crate::set::gather(std::slice::from_ref(&o.new)),
+        );
+        match gathered {
+            (Err(code), _) | (_, Err(code)) => return code,
+            (Ok(crate::set::Gathered::Set(old, _)), Ok(crate::set::Gathered::Set(new, _))) => {
+                return compare_sets(&old, &new, &o, &rules, &mask);
+            }
+            (Ok(crate::set::Gathered::Set(..)), _) | (_, Ok(crate::set::Gathered::Set(..))) => {
+                eprintln!(
+                    "planlens: one side is several plans and the other one plan: compare a set \
+                     with a set (matched by name), or one plan with one plan"
+                );
+                return ExitCode::from(64);
+            }
+            _ => {}
+        }
+    }
     let (old, new) = match (open_either(&o.old, &mask), open_either(&o.new, &mask)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(code), _) | (_, Err(code)) => return code,
@@ -165,6 +187,94 @@ pub fn run(args: &[&str]) -> ExitCode {
         code if code != ExitCode::SUCCESS => code,
         _ if judged.is_empty() => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
+    }
+}
+
+/// Two sets compared plan by plan, matched by name: the plans only in NEW, the plans gone, and
+/// each plan in both compared as two plans are (`{"plans_added", "plans_removed", "plans":
+/// [{name, …one comparison…}]}`; text and markdown one section per plan that differs).
+fn compare_sets(
+    old: &[planlens_load::set::Member],
+    new: &[planlens_load::set::Member],
+    o: &CompareOptions,
+    rules: &RuleSet,
+    mask: &Mask,
+) -> ExitCode {
+    let open = |m: &planlens_load::set::Member| {
+        planlens_load::load_plan_text_with(m.text.clone(), &m.name, mask, &Direct).map_err(|e| {
+            eprintln!("planlens: {}: {e}", m.name);
+            ExitCode::from(3)
+        })
+    };
+    let added: Vec<&str> = (new.iter())
+        .filter(|n| !old.iter().any(|m| m.name == n.name))
+        .map(|m| m.name.as_str())
+        .collect();
+    let removed: Vec<&str> = (old.iter())
+        .filter(|m| !new.iter().any(|n| n.name == m.name))
+        .map(|m| m.name.as_str())
+        .collect();
+    let mut plans = Vec::new();
+    let mut sections = String::new();
+    let mut differs = !added.is_empty() || !removed.is_empty();
+    for n in new {
+        let Some(m) = old.iter().find(|m| m.name == n.name) else {
+            continue;
+        };
+        let (old_doc, new_doc) = match (open(m), open(n)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(code), _) | (_, Err(code)) => return code,
+        };
+        let judged = compare_judged(&old_doc, &new_doc, rules, &o.labels);
+        if judged.is_empty() {
+            continue;
+        }
+        differs = true;
+        let mut entry = json_of(&judged);
+        entry["name"] = n.name.clone().into();
+        plans.push(entry);
+        match o.format.as_str() {
+            "markdown" => sections.push_str(&format!(
+                "**{}** — {}\n",
+                planlens_session::share::markdown::escape(&n.name),
+                markdown_since(&judged).trim_end()
+            )),
+            "json" => {}
+            _ => sections.push_str(&format!(
+                "== {} ==\n{}",
+                visible(&n.name),
+                text_since(&judged)
+            )),
+        }
+    }
+    let same = new.len() - added.len() - plans.len();
+    let text = match o.format.as_str() {
+        "json" => {
+            json!({ "plans_added": added, "plans_removed": removed, "plans": plans, "plans_unchanged": same })
+                .to_string()
+                + "\n"
+        }
+        _ => {
+            let mut head = String::new();
+            for name in &added {
+                head.push_str(&format!("+ new plan            {}\n", visible(name)));
+            }
+            for name in &removed {
+                head.push_str(&format!("- plan gone           {}\n", visible(name)));
+            }
+            head.push_str(&sections);
+            head.push_str(&format!(
+                "{} of {} plans as before.\n",
+                same,
+                new.len()
+            ));
+            head
+        }
+    };
+    match finish(std::io::stdout().lock().write_all(text.as_bytes())) {
+        code if code != ExitCode::SUCCESS => code,
+        _ if differs => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
     }
 }
 

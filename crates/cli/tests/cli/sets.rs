@@ -194,3 +194,43 @@ equals = "prod"
     assert!(fired("prod/network"), "{out}");
     assert!(!fired("dev/network"), "{out}");
 }
+
+#[test]
+fn two_sets_are_compared_plan_by_plan_matched_by_name() {
+    let root = std::env::temp_dir().join(format!("planlens-set-compare-{}", std::process::id()));
+    let repo = crate::common::repo_dir();
+    let put = |set: &str, unit: &str, fixture: &str| {
+        let dir = root.join(set).join(unit);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(repo.join(fixture), dir.join("tfplan.json")).unwrap();
+    };
+    put("old", "prod/app", "tests/fixtures/compare/before.json");
+    put("new", "prod/app", "tests/fixtures/compare/after.json");
+    put("old", "dev/app", "tests/fixtures/plan_errored.json");
+    put("new", "dev/app", "tests/fixtures/plan_errored.json");
+    put("old", "dev/gone", "tests/fixtures/plan_errored.json");
+    put("new", "dev/added", "tests/fixtures/plan_errored.json");
+    let (old, new) = (root.join("old"), root.join("new"));
+    let (code, out, err) = planlens(&[
+        "compare",
+        "--format",
+        "json",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+    ]);
+    let (same_code, _, _) = planlens(&["compare", old.to_str().unwrap(), old.to_str().unwrap()]);
+    std::fs::remove_dir_all(&root).unwrap();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(same_code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["plans_added"], serde_json::json!(["dev/added"]));
+    assert_eq!(json["plans_removed"], serde_json::json!(["dev/gone"]));
+    let plans = json["plans"].as_array().unwrap();
+    assert_eq!(plans.len(), 1, "only the plan that differs: {out}");
+    assert_eq!(plans[0]["name"], "prod/app");
+    assert_eq!(
+        plans[0]["added"],
+        serde_json::json!(["aws_s3_bucket.added_bucket"])
+    );
+    assert_eq!(json["plans_unchanged"], 1);
+}
