@@ -452,16 +452,7 @@ fn plan_row(
             }
         }
     };
-    let findings = [
-        crate::model::findings::RuleSeverity::Deny,
-        crate::model::findings::RuleSeverity::Warn,
-    ]
-    .into_iter()
-    .map(|s| (row.count(s), s.key()))
-    .filter(|(n, _)| *n > 0)
-    .map(|(n, k)| format!("{n} {k}"))
-    .collect::<Vec<_>>()
-    .join(", ");
+    let findings = row.finding_counts();
     let verdict = row.verdict.map(|v| {
         view! { <span class=format!("rollup-verdict-chip verdict-{}", v.key()) data-testid="rollup-row-verdict">{v.label()}</span> }
     });

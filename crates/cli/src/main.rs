@@ -550,25 +550,7 @@ fn report(r: &ReportOptions) -> ExitCode {
             set: false,
         },
     );
-    let written = if r.output == "-" {
-        std::io::stdout().lock().write_all(page.as_bytes())
-    } else {
-        std::fs::write(&r.output, &page)
-    };
-    if let Err(e) = written {
-        eprintln!("planlens: cannot write {}: {e}", r.output);
-        return ExitCode::from(1);
-    }
-    eprintln!(
-        "planlens: wrote {}: {} (the plan {}, the app {} from {}); sensitive values removed as \
-         in a full share link",
-        r.output,
-        size(page.len()),
-        size(payload.len()),
-        size(page.len() - payload.len()),
-        dir.display()
-    );
-    ExitCode::SUCCESS
+    write_report(r, &page, "the plan", payload.len(), &dir)
 }
 
 fn check(o: &Options) -> ExitCode {
@@ -1238,23 +1220,34 @@ fn report_set(
             set: true,
         },
     );
+    let what = format!("{} plans", members.len());
+    write_report(r, &page, &what, payload.len(), dir)
+}
+
+/// Writes a report's page where `-o` says and says what it holds (`what`: the plan, 3 plans).
+fn write_report(
+    r: &ReportOptions,
+    page: &str,
+    what: &str,
+    payload: usize,
+    dir: &std::path::Path,
+) -> ExitCode {
     let written = if r.output == "-" {
         std::io::stdout().lock().write_all(page.as_bytes())
     } else {
-        std::fs::write(&r.output, &page)
+        std::fs::write(&r.output, page)
     };
     if let Err(e) = written {
         eprintln!("planlens: cannot write {}: {e}", r.output);
         return ExitCode::from(1);
     }
     eprintln!(
-        "planlens: wrote {}: {} ({} plans {}, the app {} from {}); sensitive values removed as \
-         in a full share link",
+        "planlens: wrote {}: {} ({what} {}, the app {} from {}); sensitive values removed as in \
+         a full share link",
         r.output,
         size(page.len()),
-        members.len(),
-        size(payload.len()),
-        size(page.len() - payload.len()),
+        size(payload),
+        size(page.len() - payload),
         dir.display()
     );
     ExitCode::SUCCESS

@@ -182,6 +182,17 @@ impl PlanRow {
             .count()
     }
 
+    /// Its deny and warn findings, counted: `2 deny, 1 warn` (empty with none).
+    pub fn finding_counts(&self) -> String {
+        [RuleSeverity::Deny, RuleSeverity::Warn]
+            .into_iter()
+            .map(|s| (self.count(s), s.key()))
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, k)| format!("{n} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The counts as Terraform's words, short: `+2 ~1 -1 ±1` (nothing for no changes).
     pub fn short_counts(&self) -> String {
         let c = &self.counts;

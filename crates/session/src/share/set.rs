@@ -39,13 +39,7 @@ fn table_row(row: &PlanRow) -> String {
         (None, None) => "ℹ️ no verdict".to_string(),
     };
     let destructive = (row.changes.iter()).filter(|c| c.is_destructive()).count();
-    let findings = [RuleSeverity::Deny, RuleSeverity::Warn]
-        .into_iter()
-        .map(|s| (row.count(s), s.key()))
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, k)| format!("{n} {k}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let findings = row.finding_counts();
     format!(
         "| `{}` | {} | {} | {} | {} | {} |",
         code(&row.name),
