@@ -619,6 +619,7 @@ fn finish(state: AppState, result: Result<(Loaded, Option<String>), String>) {
     state.graph.reset();
     // A comparison belongs to the plan it was made for.
     state.since.set(None);
+    state.since_source.set_value(None);
     // A label belongs to the plan it was set for.
     state.rules.environment.set(
         pending
@@ -690,6 +691,10 @@ pub fn restore_from_url(state: AppState) {
         );
     }
     if let Some(payload) = frag.plan {
+        // The plan last reviewed, when the link carries it: compared with once the plan is open.
+        state
+            .pending_since
+            .set_value(frag.was.and_then(|w| crate::load::link::decode(&w).ok()));
         open_link(state, payload, frag.name);
         return;
     }

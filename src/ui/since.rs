@@ -87,6 +87,7 @@ fn changed_addresses(since: &JudgedComparison) -> BTreeSet<String> {
 fn compare(state: AppState, other: String, busy: RwSignal<bool>, error: RwSignal<Option<String>>) {
     busy.set(true);
     error.set(None);
+    let other_for_link = other.clone();
     leptos::task::spawn_local(async move {
         super::timing::mark("planlens:compare-start");
         let answer = backend::ask(Request::Compare {
@@ -98,7 +99,10 @@ fn compare(state: AppState, other: String, busy: RwSignal<bool>, error: RwSignal
         super::timing::measure("planlens:compare", "planlens:compare-start");
         busy.set(false);
         match answer {
-            Ok(Response::Compared(judged)) => state.since.set(Some(Arc::new(*judged))),
+            Ok(Response::Compared(judged)) => {
+                state.since_source.set_value(Some(other_for_link));
+                state.since.set(Some(Arc::new(*judged)));
+            }
             Ok(Response::Failed(message)) | Err(message) => error.set(Some(message)),
             Ok(_) => error.set(Some(
                 "the plan's worker answered something else".to_string(),
@@ -115,6 +119,16 @@ pub fn SincePanel() -> impl IntoView {
     let busy = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let link = RwSignal::new(String::new());
+    // A link that carried the plan last reviewed (`was=`) reopens the comparison once its plan
+    // is open.
+    Effect::new(move |_| {
+        if state.loaded.with(Option::is_some)
+            && let Some(older) = state.pending_since.get_value()
+        {
+            state.pending_since.set_value(None);
+            compare(state, older, busy, error);
+        }
+    });
     let choose = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
@@ -146,6 +160,7 @@ pub fn SincePanel() -> impl IntoView {
     };
     let clear = move |_| {
         state.since.set(None);
+        state.since_source.set_value(None);
         state.filter.update(|f| f.addresses = None);
     };
     move || {

@@ -121,6 +121,11 @@ pub struct AppState {
     /// The open plan compared with the plan last reviewed (*Compare with…*), until another plan
     /// opens.
     pub since: RwSignal<Option<Arc<crate::session::compare::JudgedComparison>>>,
+    /// What the open comparison was made with (the last plan's text, or its link), for a share
+    /// link that reopens it; and a link's older plan (`was=`) to compare with once its plan opens.
+    pub since_source: StoredValue<Option<String>>,
+    /// The older plan a link carried (`was=`), compared with once the link's plan is open.
+    pub pending_since: StoredValue<Option<String>>,
     /// The roll-up's filter and search, kept while a row's plan is open.
     pub fleet_filter: RwSignal<crate::fleet::FleetFilter>,
     /// Where the roll-up was left when a row's plan opened (the row's id, the page's scroll),
@@ -158,6 +163,8 @@ impl AppState {
             fleet: RwSignal::new(None),
             showing_fleet: RwSignal::new(false),
             since: RwSignal::new(None),
+            since_source: StoredValue::new(None),
+            pending_since: StoredValue::new(None),
             fleet_filter: RwSignal::new(crate::fleet::FleetFilter::default()),
             fleet_place: StoredValue::new(None),
         }

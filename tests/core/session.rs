@@ -239,6 +239,7 @@ fn share(base: &str, labels: BTreeMap<String, String>, policies: Option<String>)
         labels,
         by_address: None,
         policies,
+        since: None,
     }
 }
 

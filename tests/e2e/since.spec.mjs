@@ -61,5 +61,18 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("since-text")).toContainText("1 new change");
       await expect(page.getByTestId("since-gone")).toContainText("aws_s3_bucket.delete_bucket");
     });
+
+    test("a link that carries both plans reopens the comparison, and Share keeps both", async ({ page, origin }) => {
+      const older = planlens(["link", "--base", `${origin}/`, join(FIX, "before.json")]).trim();
+      const both = planlens(["link", "--base", `${origin}/`, "--since", older, join(FIX, "after.json")]).trim();
+      expect(both).toContain("was=");
+      await page.goto(both);
+      await expect(page.getByTestId("since-text")).toContainText("1 new change");
+      await expect(page.locator("[data-testid=resource-row][data-address='aws_s3_bucket.added_bucket'] [data-testid=since-mark]")).toHaveAttribute("data-since", "new");
+      // The Share dialog's full link carries the older plan again.
+      await page.getByTestId("share").click();
+      const full = await page.getByTestId("share-full-link").inputValue();
+      expect(full).toContain("was=");
+    });
   });
 }

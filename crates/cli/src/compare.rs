@@ -46,7 +46,7 @@ pub fn take_since(args: Vec<String>) -> Option<Vec<String>> {
     Some(rest)
 }
 
-fn since() -> Option<&'static str> {
+pub fn since() -> Option<&'static str> {
     SINCE.get().and_then(Option::as_deref)
 }
 
@@ -82,7 +82,7 @@ fn open_link(url: &str, mask: &Mask) -> Result<Document, ExitCode> {
         .map_err(|e| fail(format!("the link's plan: {e}")))
 }
 
-fn open_either(arg: &str, mask: &Mask) -> Result<Document, ExitCode> {
+pub fn open_either(arg: &str, mask: &Mask) -> Result<Document, ExitCode> {
     if is_link(arg) {
         open_link(arg, mask)
     } else {

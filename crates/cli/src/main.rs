@@ -441,10 +441,24 @@ fn link(o: &Options) -> ExitCode {
         Err(code) => return code,
     };
     let base = o.base.as_deref().unwrap_or_default();
-    let url = match (&o.plan_url, o.redacted) {
-        (Some(plan_url), _) => checked.address_link(base, plan_url, &o.labels),
-        (None, true) => checked.redacted_link(base, &o.labels),
-        (None, false) => checked.full_link(base, &o.labels),
+    let url = match (&o.plan_url, o.redacted, compare::since()) {
+        (Some(plan_url), _, _) => checked.address_link(base, plan_url, &o.labels),
+        (None, true, _) => checked.redacted_link(base, &o.labels),
+        (None, false, None) => checked.full_link(base, &o.labels),
+        // --since URL: the link carries the plan last reviewed too, and reopens the comparison.
+        (None, false, Some(older)) => {
+            let older = match compare::open_either(older, &checked.doc.masking.mask) {
+                Ok(doc) => doc,
+                Err(code) => return code,
+            };
+            planlens_session::share::full_link_since(
+                base,
+                &checked.doc,
+                &checked.view(&o.labels),
+                &Direct,
+                Some(&older),
+            )
+        }
     };
     if let Some(warning) = planlens_session::share::LinkFit::of(url.len()).warning(o.redacted) {
         eprintln!("planlens: the link is {} characters. {warning}", url.len());

@@ -56,6 +56,9 @@ pub struct Fragment {
     pub rollup: Option<String>,
     /// Which plan of a carried set to open (its place in the set), for a row's deep link.
     pub member: Option<usize>,
+    /// The plan last reviewed, carried beside the plan (a payload of [`crate::link`]): the link
+    /// reopens the comparison (*since the last review*).
+    pub was: Option<String>,
     /// How to show it.
     pub view: LinkView,
 }
@@ -81,6 +84,7 @@ impl Fragment {
                 "s" => f.set = Some(value),
                 "ru" => f.rollup = Some(value),
                 "pl" => f.member = value.parse().ok(),
+                "was" => f.was = Some(value),
                 "tab" => v.tab = Some(value),
                 "r" => v.address = Some(value),
                 "a" => {

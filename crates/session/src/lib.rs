@@ -205,6 +205,10 @@ pub enum Request {
         /// The Rego engine's answer for the policies in use, if any (as in `Evaluate`).
         #[serde(default)]
         policies: Option<String>,
+        /// The plan last reviewed (its text or link), when a comparison is open: the full link
+        /// carries it too and reopens the comparison.
+        #[serde(default)]
+        since: Option<String>,
     },
     /// Open the same text again with another mask (the rest of `options` as before).
     Remask(Box<OpenOptions>),
@@ -669,13 +673,17 @@ impl Session {
                 labels,
                 by_address,
                 policies,
+                since,
             } => {
                 let (rules, builtin_fallback) = match Session::rule_set(rules.as_deref()) {
                     Ok(rules) => (rules, false),
                     Err(_) => (RuleSet::builtin(), true),
                 };
                 let doc = &self.doc;
-                let full = crate::share::full_link(&base, doc, &view, readers);
+                let older =
+                    since.and_then(|s| compare::open_other(s, &doc.masking.mask, readers).ok());
+                let full =
+                    crate::share::full_link_since(&base, doc, &view, readers, older.as_ref());
                 // The policies' findings count in the redacted link and the comment as on the
                 // page. If their answer does not read (the Rules tab shows why), both say what
                 // the rules alone found.

@@ -79,6 +79,9 @@ pub fn hash(fragment: &Fragment) -> String {
     if let Some(g) = &fragment.glance {
         put("g", g);
     }
+    if let Some(w) = &fragment.was {
+        put("was", w);
+    }
     if let Some(p) = &fragment.plan {
         put("p", p);
     }
@@ -120,6 +123,7 @@ mod tests {
             set: Some("AXie".to_string()),
             rollup: Some("AXif".to_string()),
             member: Some(2),
+            was: Some("AXig".to_string()),
             view: LinkView {
                 tab: Some("graph".to_string()),
                 address: Some("module.a[\"x y\"].aws_instance.b[0]".to_string()),

@@ -98,6 +98,18 @@ pub fn full_link(
     view: &fragment::LinkView,
     readers: &dyn planlens_load::Readers,
 ) -> String {
+    full_link_since(base, doc, view, readers, None)
+}
+
+/// [`full_link`] that also carries `older`, the plan last reviewed (stripped the same way), so
+/// the link reopens the comparison with it (`was=`).
+pub fn full_link_since(
+    base: &str,
+    doc: &Document,
+    view: &fragment::LinkView,
+    readers: &dyn planlens_load::Readers,
+    older: Option<&Document>,
+) -> String {
     let text = strip::shareable_text(doc);
     let glance =
         planlens_load::load_plan_text_with(text.clone(), &doc.name, &doc.masking.mask, readers)
@@ -111,6 +123,7 @@ pub fn full_link(
             name: Some(doc.name.clone()),
             glance,
             view: view.clone(),
+            was: older.map(|o| planlens_load::link::encode(&strip::shareable_text(o))),
             ..Default::default()
         },
     )
