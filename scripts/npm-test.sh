@@ -33,7 +33,11 @@ if PATH="$NO_RUST_PATH" command -v cargo rustc rustup >/dev/null 2>&1; then
 fi
 
 printf '\n== npm install %s (an empty folder, no Rust on PATH)\n' "$(basename "$TARBALL")"
+# A package.json of its own: without one, npm installs into the nearest folder above that has one
+# (the repository itself, when INSTALL is inside it).
+printf '{ "name": "planlens-install-test", "private": true }\n' > "$INSTALL/package.json"
 (cd "$INSTALL" && PATH="$NO_RUST_PATH" npm install --no-audit --no-fund --no-save --silent "$TARBALL")
+[ -x "$INSTALL/node_modules/.bin/planlens" ] || { echo "scripts/npm-test.sh: npm did not install planlens into $INSTALL" >&2; exit 1; }
 PKG_BIN="$INSTALL/node_modules/.bin/planlens"
 echo "installed: $(du -sb "$INSTALL/node_modules/planlens" | cut -f1) bytes"
 
