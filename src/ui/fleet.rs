@@ -155,7 +155,11 @@ pub fn FleetView() -> impl IntoView {
             }
         });
         let total = fleet.rows.len() + fleet.plans.len();
-        let noun = if plans_only { "plans" } else { "rows" };
+        let noun = match (plans_only, fleet.plans.is_empty()) {
+            (true, _) => "plans",
+            (false, true) => "workspaces",
+            (false, false) => "rows",
+        };
         let shown = {
             let fleet = fleet.clone();
             Memo::new(move |_| filter.with(|f| f.entries(&fleet)))

@@ -37,8 +37,11 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // in the Fleet view, the set's expansion and naming, Atlantis, digger and Terragrunt splitting,
 // the pool of workers that read the plans, PlanRow's serde, folder walking, set and roll-up
 // links; the zip and tar readers, +52 KB more, were moved to the readers' part instead). A link's
-// first paint does not wait for this module (issue 27). The ceiling is that plus 0.2 %.
-const CEILING = 1_027_600;
+// first paint does not wait for this module (issue 27). 1,087,407 B once a plan can be compared
+// with the last one reviewed in the page (issue 29: +62 KB, the comparison in the plan's worker
+// and its panel; 42 KB raw of it is the comparison's own functions, the rest their generic code).
+// Both are candidates for a lazily loaded part, as the readers are. The ceiling is that plus 0.2 %.
+const CEILING = 1_089_600;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },

@@ -51,8 +51,9 @@ for (const [device, viewport] of [
       const names = [
         "plan.json", "plan.jsonl", "plan-log.log", "plan.txt", "atlantis-comment.md", "tfcmt.md",
         "terraform.tfstate", "terraform.tfstate.backup", "objects.yaml", "objects.yml", "plan.json.gz",
+        "plans.zip", "plans.tar", "plans.tar.gz", "plans.tgz",
       ];
-      for (const input of [page.getByTestId("plan-file"), page.locator(".drop-zone input[type=file]")]) {
+      for (const input of [page.getByTestId("plan-file"), page.getByTestId("landing-files")]) {
         const extensions = (await input.getAttribute("accept")).split(",").filter((t) => t.startsWith("."));
         for (const name of names) expect(extensions.some((e) => name.endsWith(e)), name).toBe(true);
       }

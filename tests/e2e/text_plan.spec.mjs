@@ -96,13 +96,15 @@ for (const [device, viewport] of [
       await expect(page.getByTestId("banner-text-plan")).toBeVisible();
       await expect(rowByAddress(page, "aws_instance.app")).toHaveAttribute("data-action", "update");
 
-      // A comment of two projects planning the same address is never judged as one plan.
-      await openPlan(page, join(DIR, "atlantis_two_projects.md"));
-      await expect(page.getByTestId("banner-incomplete")).toContainText(
-        "this Atlantis comment holds the plans of 2 projects (dir: `envs` workspace: `staging`; dir: `envs` workspace: `production`)",
-      );
-      await expect(page.getByTestId("plan-summary")).toContainText("Read from 2 plans of one Atlantis comment as one");
-      await expect(page.getByTestId("verdict")).toContainText(/needs approval/i);
+      // A comment of two projects planning the same address is never judged as one plan: each
+      // project is a plan of its own, in the roll-up (issue 28).
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(join(DIR, "atlantis_two_projects.md"));
+      await expect(page.getByTestId("fleet-summary")).toContainText("2 plans: 2 with changes");
+      const rows = page.locator("[data-testid=fleet-row][data-kind=plan]");
+      expect(await rows.evaluateAll((r) => r.map((x) => x.dataset.id))).toEqual(["envs (production)", "envs (staging)"]);
+      await expect(page.getByTestId("rollup-verdict")).toContainText(/needs approval/i);
+      await rows.first().getByTestId("fleet-row-head").click();
+      await expect(page.getByTestId("plan-summary")).toHaveText("Plan: 1 to add, 0 to change, 1 to destroy.");
 
       await openPlan(page, join(DIR, "tf_controller_drift_message_cut.txt"));
       await expect(page.getByTestId("banner-incomplete")).toContainText("it was cut");

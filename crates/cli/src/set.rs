@@ -130,26 +130,36 @@ pub fn judge(
     let next = AtomicUsize::new(0);
     let out: Mutex<Vec<Option<Result<Judged, ExitCode>>>> =
         Mutex::new((0..members.len()).map(|_| None).collect());
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(members.len())
-        .max(1);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(member) = members.get(i) else {
-                        break;
-                    };
-                    let judged = judge_one(member, i, &options, rules, labels, policy, shareable);
-                    if let Ok(mut out) = out.lock() {
-                        out[i] = Some(judged);
-                    }
-                }
-            });
+    // WASI (the npm package's CLI) has no threads: one after the other there.
+    let threads = if cfg!(target_family = "wasm") {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(members.len())
+            .max(1)
+    };
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(member) = members.get(i) else {
+                break;
+            };
+            let judged = judge_one(member, i, &options, rules, labels, policy, shareable);
+            if let Ok(mut out) = out.lock() {
+                out[i] = Some(judged);
+            }
         }
-    });
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
     let mut by_member = Vec::new();
     for item in out.into_inner().unwrap_or_default() {
         by_member.push(Some(item.unwrap_or(Err(ExitCode::from(3)))?));

@@ -50,8 +50,9 @@ pub use readers::Readers;
 /// gzip copies of any of them (`.gz`). Detection reads the content, never the name: this only keeps
 /// the system dialog from greying such files out (its "All files" still offers a text plan saved
 /// without an extension).
-pub const FILE_TYPES: &str = ".json,.jsonl,.log,.txt,.md,.tfstate,.backup,.yaml,.yml,.gz,\
-                              application/json,text/plain,text/markdown,application/yaml,application/gzip";
+pub const FILE_TYPES: &str = ".json,.jsonl,.log,.txt,.md,.tfstate,.backup,.yaml,.yml,.gz,.zip,\
+                              .tar,.tgz,application/json,text/plain,text/markdown,\
+                              application/yaml,application/gzip,application/zip,application/x-tar";
 
 /// Format versions of `terraform show -json` this build knows field by field.
 pub const KNOWN_FORMAT_VERSIONS: [&str; 5] = ["0.1", "0.2", "1.0", "1.1", "1.2"];
