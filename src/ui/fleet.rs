@@ -146,6 +146,15 @@ pub fn FleetView() -> impl IntoView {
                 </p>
             }
         });
+        // Rego policies run in their own part, on the open plan: the rows' verdicts are the
+        // rules' alone, and say so (the CLI runs them on every plan).
+        let policies = (!fleet.plans.is_empty() && state.rules.policies.with(|p| !p.is_empty())).then(|| {
+            view! {
+                <p class="banner banner-warn" data-testid="rollup-policies">
+                    "The rows are judged by the rules only: your Rego policies run on a plan when you open it (planlens check runs them on every plan)."
+                </p>
+            }
+        });
         let redacted = (!fleet.plans.is_empty() && !open::set_has_plans()).then(|| {
             view! {
                 <p class="fine" data-testid="rollup-redacted">
@@ -195,6 +204,7 @@ pub fn FleetView() -> impl IntoView {
                 </div>
                 {share}
                 {verdict}
+                {policies}
                 {redacted}
                 {problems}
                 <div class="fleet-filters" role="group" aria-label="Filter the rows">

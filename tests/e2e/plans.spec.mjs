@@ -250,5 +250,20 @@ for (const [device, viewport] of [
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(viewport.width);
     });
+
+    test("with Rego policies in use, the roll-up says its rows are judged by the rules only", async ({ page }) => {
+      const { readFileSync } = await import("node:fs");
+      await gotoApp(page);
+      await openSet(page, [join(FIX, "plan_errored.json"), join(FIX, "drift_set_and_deleted.json")]);
+      await expect(page.getByTestId("rollup-policies")).toHaveCount(0);
+      const text = readFileSync(join(FIX, "policies", "conftest_v1", "guardrails.rego"), "utf8");
+      const dt = await page.evaluateHandle((a) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([a], "guardrails.rego", { type: "text/plain" }));
+        return dt;
+      }, text);
+      await page.dispatchEvent(".app", "drop", { dataTransfer: dt });
+      await expect(page.getByTestId("rollup-policies")).toContainText("judged by the rules only");
+    });
   });
 }
