@@ -136,7 +136,7 @@ pub fn worker_start() {
                 }),
                 Some("rows") | Some("share_set") => wasm_bindgen_futures::spawn_local(async move {
                     let response = match get(&data, "kind").as_string().as_deref() {
-                        Some("share_set") => share_set(&data).await,
+                        Some("share_set") => share_set(id, &data).await,
                         _ => rows(id, &data).await,
                     };
                     let response = match response {
@@ -244,21 +244,9 @@ async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
     let texts = js_sys::Array::from(&get(data, "texts"));
     let total = names.length() as f64;
     for i in 0..names.length() {
-        let member = planlens::load::set::Member {
-            name: names.get(i).as_string().unwrap_or_default(),
-            text: String::from_utf8_lossy(&js_sys::Uint8Array::new(&texts.get(i)).to_vec())
-                .into_owned(),
-        };
+        let member = member(&names, &texts, i);
         let index = members.get(i).as_f64().unwrap_or(0.0) as usize;
-        READERS.with(PartReaders::take_missed);
-        let mut row =
-            READERS.with(|r| planlens::session::set::row_of(&member, index, &options, &rules, r).0);
-        if READERS.with(PartReaders::take_missed) {
-            progress(id, "part:readers", 0.0, 0.0);
-            load_readers().await?;
-            row = READERS
-                .with(|r| planlens::session::set::row_of(&member, index, &options, &rules, r).0);
-        }
+        let (row, _) = read_member(id, &member, index, &options, &rules).await?;
         // Each row goes to the page as it is made: the page reads one small row at a time, never
         // all of a large set's rows in one task.
         post(&[
@@ -276,10 +264,40 @@ async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
     Ok(Response::Rows(Vec::new()))
 }
 
+/// Plan `i` of the set a message carries (`names`, `texts` as UTF-8 bytes).
+fn member(names: &js_sys::Array, texts: &js_sys::Array, i: u32) -> planlens::load::set::Member {
+    planlens::load::set::Member {
+        name: names.get(i).as_string().unwrap_or_default(),
+        text: String::from_utf8_lossy(&js_sys::Uint8Array::new(&texts.get(i)).to_vec())
+            .into_owned(),
+    }
+}
+
+/// Opens a set's plan (`index`: its place in the set) with the worker's readers and makes its
+/// row (`session::set::row_of`); a plan that needs the readers' part waits for it, once.
+async fn read_member(
+    id: f64,
+    member: &planlens::load::set::Member,
+    index: usize,
+    options: &OpenOptions,
+    rules: &planlens::rules::RuleSet,
+) -> Result<(planlens::fleet::PlanRow, Option<Session>), String> {
+    let read =
+        || READERS.with(|r| planlens::session::set::row_of(member, index, options, rules, r));
+    READERS.with(PartReaders::take_missed);
+    let read_once = read();
+    if !READERS.with(PartReaders::take_missed) {
+        return Ok(read_once);
+    }
+    progress(id, "part:readers", 0.0, 0.0);
+    load_readers().await?;
+    Ok(read())
+}
+
 /// The links and the comment of a set `data` carries (`names`, `texts`, `base`, `options`):
 /// every plan opened and stripped as a full link strips it, then `share::set`'s link of the
 /// plans (or the redacted roll-up when that is too long for a comment) and its ONE comment.
-async fn share_set(data: &JsValue) -> Result<Response, String> {
+async fn share_set(id: f64, data: &JsValue) -> Result<Response, String> {
     use planlens::session::share::markdown::choose_link;
     use planlens::session::share::set as share;
     let options: OpenOptions =
@@ -296,18 +314,8 @@ async fn share_set(data: &JsValue) -> Result<Response, String> {
     let mut rows = Vec::new();
     let mut stripped = Vec::new();
     for i in 0..names.length() {
-        let member = planlens::load::set::Member {
-            name: names.get(i).as_string().unwrap_or_default(),
-            text: String::from_utf8_lossy(&js_sys::Uint8Array::new(&texts.get(i)).to_vec())
-                .into_owned(),
-        };
-        let (mut row, mut session) = READERS
-            .with(|r| planlens::session::set::row_of(&member, i as usize, &options, &rules, r));
-        if READERS.with(PartReaders::take_missed) {
-            load_readers().await?;
-            (row, session) = READERS
-                .with(|r| planlens::session::set::row_of(&member, i as usize, &options, &rules, r));
-        }
+        let member = member(&names, &texts, i);
+        let (row, session) = read_member(id, &member, i as usize, &options, &rules).await?;
         let text = session
             .as_ref()
             .map(|s| planlens::share::strip::shareable_text(s.document()))

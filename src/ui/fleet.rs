@@ -292,10 +292,7 @@ fn share_panel(state: AppState) -> impl IntoView {
     };
     let copy = move |text: String, what: &'static str| {
         leptos::task::spawn_local(async move {
-            let clipboard = window().navigator().clipboard();
-            let done = wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&text))
-                .await
-                .is_ok();
+            let done = super::share::copy_text(&text).await;
             status.set(if done {
                 format!("Copied the {what}.")
             } else {
@@ -312,25 +309,10 @@ fn share_panel(state: AppState) -> impl IntoView {
                 Err(e) => view! { <p class="banner banner-danger" role="alert" data-testid="rollup-share-error">{e}</p> }.into_any(),
                 Ok((full, redacted, markdown, fallback)) => {
                     let fits = full.len() <= crate::share::GITHUB_COMMENT_LIMIT;
-                    let (f, r, m) = (full.clone(), redacted.clone(), markdown.clone());
+                    let m = markdown.clone();
                     view! {
-                        <section class="share-section" data-testid="rollup-share-full">
-                            <h3>{format!("Link with every plan ({} characters)", full.len())}</h3>
-                            <p class="fine">"The plans are in the link, without their sensitive values; nothing is uploaded."</p>
-                            <textarea class="share-link" readonly rows="2" spellcheck="false" aria-label="Link with every plan" data-testid="rollup-share-full-link" prop:value=full.clone()></textarea>
-                            <div class="share-row">
-                                <button class="button" data-testid="rollup-copy-full" on:click=move |_| copy(f.clone(), "link")>"Copy link"</button>
-                            </div>
-                            {(!fits).then(|| view! { <p class="banner banner-warn">"Too long for a pull-request comment: the comment carries the redacted roll-up instead."</p> })}
-                        </section>
-                        <section class="share-section" data-testid="rollup-share-redacted">
-                            <h3>{format!("Redacted roll-up ({} characters)", redacted.len())}</h3>
-                            <p class="fine">"Names, counts, addresses, actions and findings: no value."</p>
-                            <textarea class="share-link" readonly rows="2" spellcheck="false" aria-label="Redacted roll-up link" data-testid="rollup-share-redacted-link" prop:value=redacted.clone()></textarea>
-                            <div class="share-row">
-                                <button class="button" data-testid="rollup-copy-redacted" on:click=move |_| copy(r.clone(), "redacted link")>"Copy link"</button>
-                            </div>
-                        </section>
+                        {link_section("full", "Link with every plan", "The plans are in the link, without their sensitive values; nothing is uploaded.", full, (!fits).then_some("Too long for a pull-request comment: the comment carries the redacted roll-up instead."), copy)}
+                        {link_section("redacted", "Redacted roll-up", "Names, counts, addresses, actions and findings: no value.", redacted, None, copy)}
                         <section class="share-section" data-testid="rollup-share-markdown">
                             <h3>{format!("One pull-request comment for every plan ({} characters)", markdown.chars().count())}</h3>
                             {fallback.then(|| view! { <p class="banner banner-warn">"The rules have errors: the comment judges with the built-in pack."</p> })}
@@ -343,6 +325,35 @@ fn share_panel(state: AppState) -> impl IntoView {
             })}
             <p class="share-status" role="status" data-testid="rollup-share-status">{move || status.get()}</p>
         </div>
+    }
+}
+
+/// One of the roll-up's two links (`key`: `full` or `redacted`): its length, what it carries,
+/// the link and its Copy button, and a warning when there is one.
+fn link_section(
+    key: &'static str,
+    title: &'static str,
+    what: &'static str,
+    link: String,
+    warning: Option<&'static str>,
+    copy: impl Fn(String, &'static str) + Copy + 'static,
+) -> impl IntoView {
+    let copied = link.clone();
+    let noun = if key == "full" {
+        "link"
+    } else {
+        "redacted link"
+    };
+    view! {
+        <section class="share-section" data-testid=format!("rollup-share-{key}")>
+            <h3>{format!("{title} ({} characters)", link.len())}</h3>
+            <p class="fine">{what}</p>
+            <textarea class="share-link" readonly rows="2" spellcheck="false" aria-label=title data-testid=format!("rollup-share-{key}-link") prop:value=link></textarea>
+            <div class="share-row">
+                <button class="button" data-testid=format!("rollup-copy-{key}") on:click=move |_| copy(copied.clone(), noun)>"Copy link"</button>
+            </div>
+            {warning.map(|w| view! { <p class="banner banner-warn">{w}</p> })}
+        </section>
     }
 }
 

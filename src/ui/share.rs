@@ -104,7 +104,7 @@ async fn prepare(state: AppState) -> Result<Prepared, String> {
 }
 
 /// Copies text to the clipboard; false when the browser refuses.
-async fn copy_text(text: &str) -> bool {
+pub(super) async fn copy_text(text: &str) -> bool {
     let clipboard = window().navigator().clipboard();
     JsFuture::from(clipboard.write_text(text)).await.is_ok()
 }

@@ -13,60 +13,26 @@ use wasm_bindgen_futures::JsFuture;
 use super::AppState;
 use super::backend;
 use crate::model::text::visible;
-use crate::session::compare::JudgedComparison;
+use crate::session::compare::{JudgedComparison, SinceMark};
 use crate::session::{Request, Response};
 
-/// How a row changed since the last plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mark {
-    /// Planned now, not then.
-    New,
-    /// Planned then with another action.
-    ActionChanged,
-    /// The same action, other planned values.
-    ValuesChanged,
-}
-
-impl Mark {
-    fn words(self) -> &'static str {
-        match self {
-            Mark::New => "new since",
-            Mark::ActionChanged => "action changed",
-            Mark::ValuesChanged => "changed since",
-        }
-    }
-
-    fn key(self) -> &'static str {
-        match self {
-            Mark::New => "new",
-            Mark::ActionChanged => "action",
-            Mark::ValuesChanged => "values",
-        }
+/// A mark's words and CSS/test key.
+fn shown(mark: SinceMark) -> (&'static str, &'static str) {
+    match mark {
+        SinceMark::New => ("new since", "new"),
+        SinceMark::ActionChanged => ("action changed", "action"),
+        SinceMark::ValuesChanged => ("changed since", "values"),
     }
 }
 
-/// The mark of `address`, when a comparison is open.
-pub fn mark(since: &JudgedComparison, address: &str) -> Option<Mark> {
-    let c = &since.comparison;
-    if c.added.iter().any(|p| p.address == address) {
-        Some(Mark::New)
-    } else if c.action_changed.iter().any(|a| a.address == address) {
-        Some(Mark::ActionChanged)
-    } else if c.values_changed.iter().any(|v| v.address == address) {
-        Some(Mark::ValuesChanged)
-    } else {
-        None
-    }
-}
-
-/// A row's mark, as the list shows it after the address.
+/// A row's mark, as the list shows it after the address (looked up in `AppState::since_marks`).
 pub fn row_mark(state: AppState, address: String) -> impl IntoView {
     move || {
-        let since = state.since.get()?;
-        let m = mark(&since, &address)?;
+        let mark = state.since_marks.with(|m| m.get(&address).copied())?;
+        let (words, key) = shown(mark);
         Some(view! {
-            <span class=format!("since-mark since-{}", m.key()) data-testid="since-mark" data-since=m.key()>
-                {m.words()}
+            <span class=format!("since-mark since-{key}") data-testid="since-mark" data-since=key>
+                {words}
             </span>
         })
     }

@@ -2,6 +2,7 @@
 //! what they render and derive the rest. It holds the open plan ([`Loaded`]), the list filter
 //! and selection, the visible tab, and the graph's and rules' view states.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -121,8 +122,11 @@ pub struct AppState {
     /// The open plan compared with the plan last reviewed (*Compare with…*), until another plan
     /// opens.
     pub since: RwSignal<Option<Arc<crate::session::compare::JudgedComparison>>>,
+    /// The marks of the addresses that changed since (`JudgedComparison::marks`), derived once
+    /// per comparison for the list's rows to look up.
+    pub since_marks: Memo<Arc<HashMap<String, crate::session::compare::SinceMark>>>,
     /// What the open comparison was made with (the last plan's text, or its link), for a share
-    /// link that reopens it; and a link's older plan (`was=`) to compare with once its plan opens.
+    /// link that reopens it.
     pub since_source: StoredValue<Option<String>>,
     /// The older plan a link carried (`was=`), compared with once the link's plan is open.
     pub pending_since: StoredValue<Option<String>>,
@@ -137,6 +141,11 @@ impl AppState {
     pub(super) fn new() -> Self {
         let loaded: RwSignal<Option<Arc<Loaded>>, LocalStorage> = RwSignal::new_local(None);
         let filter = RwSignal::new(ListFilter::default());
+        let since: RwSignal<Option<Arc<crate::session::compare::JudgedComparison>>> =
+            RwSignal::new(None);
+        let since_marks = Memo::new(move |_| {
+            Arc::new(since.with(|s| s.as_ref().map(|s| s.marks()).unwrap_or_default()))
+        });
         let entries = Memo::new(move |_| {
             let entries = loaded.with(|l| match l {
                 Some(l) => filter.with(|f| f.entries(&l.doc)),
@@ -162,7 +171,8 @@ impl AppState {
             rules: RulesState::new(loaded),
             fleet: RwSignal::new(None),
             showing_fleet: RwSignal::new(false),
-            since: RwSignal::new(None),
+            since,
+            since_marks,
             since_source: StoredValue::new(None),
             pending_since: StoredValue::new(None),
             fleet_filter: RwSignal::new(crate::fleet::FleetFilter::default()),

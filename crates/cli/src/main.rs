@@ -589,12 +589,7 @@ fn check(o: &Options) -> ExitCode {
     } else {
         let mut out = String::new();
         for f in &evaluation.findings {
-            out.push_str(&format!(
-                "{:<5} {}: {}\n",
-                f.severity.key(),
-                f.rule_id,
-                visible(&f.message)
-            ));
+            out.push_str(&finding_line(f.severity.key(), &f.rule_id, &f.message));
         }
         if let Some(sentence) = evaluation.planning.sentence() {
             out.push_str(&format!("{}\n", visible(&sentence)));
@@ -1043,6 +1038,11 @@ fn drift_text(drift: &Drift, facts: Option<&DriftctlFacts>, incomplete: Option<&
         out.push_str(&format!("{}\n", drift.totals()));
     }
     out
+}
+
+/// One finding as `check` prints it: `deny  destroy-needs-approval: Destroy needs approval: …`.
+fn finding_line(severity: &str, rule: &str, message: &str) -> String {
+    format!("{severity:<5} {rule}: {}\n", visible(message))
 }
 
 /// `check --format json`'s object for one plan (with its `name` in a set).

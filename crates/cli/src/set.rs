@@ -332,12 +332,7 @@ pub fn check_text(judged: &[Judged]) -> String {
             visible(&verdict)
         ));
         for f in &r.findings {
-            out.push_str(&format!(
-                "{:<5} {}: {}\n",
-                f.severity.key(),
-                f.rule,
-                visible(&f.message)
-            ));
+            out.push_str(&crate::finding_line(f.severity.key(), &f.rule, &f.message));
         }
     }
     let rows = rows(judged);

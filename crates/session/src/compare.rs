@@ -37,7 +37,35 @@ pub struct JudgedComparison {
     pub verdict: VerdictChange,
 }
 
+/// How one resource changed since the older plan, as a list marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SinceMark {
+    /// Planned now, not then.
+    New,
+    /// Planned then with another action.
+    ActionChanged,
+    /// The same action, other planned values.
+    ValuesChanged,
+}
+
 impl JudgedComparison {
+    /// The mark of every address that changed since (new before action changed before values
+    /// changed), for a list to look its rows up in.
+    pub fn marks(&self) -> std::collections::HashMap<String, SinceMark> {
+        let c = &self.comparison;
+        let mut marks = std::collections::HashMap::new();
+        for v in &c.values_changed {
+            marks.insert(v.address.clone(), SinceMark::ValuesChanged);
+        }
+        for a in &c.action_changed {
+            marks.insert(a.address.clone(), SinceMark::ActionChanged);
+        }
+        for p in &c.added {
+            marks.insert(p.address.clone(), SinceMark::New);
+        }
+        marks
+    }
+
     /// True when nothing differs: no change, no finding and the same verdict.
     pub fn is_empty(&self) -> bool {
         self.comparison.is_empty()
