@@ -42,6 +42,8 @@ thread_local! {
     static READERS: PartReaders = PartReaders::new();
     /// The texts of the plans an open found several of, sent beside its `Set` answer.
     static SET_TEXTS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// The Rego part's `run_policies`, once a set's plans needed it.
+    static REGO: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
 
 fn scope() -> web_sys::DedicatedWorkerGlobalScope {
@@ -239,6 +241,7 @@ async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
     // Rules that do not parse judge with the built-in pack here; the Rules tab shows why.
     let rules = planlens::session::set::rule_set(options.rules.as_deref())
         .unwrap_or_else(|_| planlens::rules::RuleSet::builtin());
+    let policies = set_policies(data)?;
     let names = js_sys::Array::from(&get(data, "names"));
     let members = js_sys::Array::from(&get(data, "members"));
     let texts = js_sys::Array::from(&get(data, "texts"));
@@ -246,7 +249,7 @@ async fn rows(id: f64, data: &JsValue) -> Result<Response, String> {
     for i in 0..names.length() {
         let member = member(&names, &texts, i);
         let index = members.get(i).as_f64().unwrap_or(0.0) as usize;
-        let (row, _) = read_member(id, &member, index, &options, &rules).await?;
+        let (row, _) = judge_member(id, &member, index, &options, &rules, &policies).await?;
         // Each row goes to the page as it is made: the page reads one small row at a time, never
         // all of a large set's rows in one task.
         post(&[
@@ -271,6 +274,69 @@ fn member(names: &js_sys::Array, texts: &js_sys::Array, i: u32) -> planlens::loa
         text: String::from_utf8_lossy(&js_sys::Uint8Array::new(&texts.get(i)).to_vec())
             .into_owned(),
     }
+}
+
+/// The Rego policies a set's plans are judged with (`policies`, JSON of
+/// `session::set::SetPolicies`; none when absent).
+fn set_policies(data: &JsValue) -> Result<planlens::session::set::SetPolicies, String> {
+    match get(data, "policies").as_string() {
+        Some(json) => {
+            serde_json::from_str(&json).map_err(|e| format!("the page's policies do not read: {e}"))
+        }
+        None => Ok(Default::default()),
+    }
+}
+
+/// Opens a set's plan and makes its row as [`read_member`] does, then, with Rego policies in
+/// use, has the engine judge it (the Rego part, loaded into this worker once, called for each
+/// plan): the row's findings and verdict are the rules' and the policies', as the CLI's are.
+async fn judge_member(
+    id: f64,
+    member: &planlens::load::set::Member,
+    index: usize,
+    options: &OpenOptions,
+    rules: &planlens::rules::RuleSet,
+    policies: &planlens::session::set::SetPolicies,
+) -> Result<(planlens::fleet::PlanRow, Option<Session>), String> {
+    let (row, session) = read_member(id, member, index, options, rules).await?;
+    let Some(session) = session else {
+        return Ok((row, None));
+    };
+    let Some(prepared) = session.set_policy_inputs(&member.name, rules, &options.labels, policies)
+    else {
+        return Ok((row, Some(session)));
+    };
+    let request = serde_json::to_string(&prepared.request).unwrap_or_default();
+    let inputs = js_sys::Array::new();
+    for input in &prepared.inputs {
+        inputs.push(&js_sys::Uint8Array::from(input.as_bytes()));
+    }
+    drop(prepared);
+    let answer = run_policies(id, request, inputs).await?;
+    let row = session.plan_row_judged(&member.name, index, rules, &options.labels, &answer);
+    Ok((row, Some(session)))
+}
+
+/// The Rego engine's answer for `request` on `inputs`, from the Rego part loaded into this
+/// worker (the first time, with a progress message saying so).
+async fn run_policies(id: f64, request: String, inputs: js_sys::Array) -> Result<String, String> {
+    let loaded = REGO.with(|r| r.borrow().clone());
+    let run = match loaded {
+        Some(run) => run,
+        None => {
+            progress(id, "part:rego", 0.0, 0.0);
+            let bindings = part("rego").await?;
+            let run = get(&bindings, "run_policies")
+                .dyn_into::<js_sys::Function>()
+                .map_err(|_| "the Rego part cannot judge plans here".to_string())?;
+            REGO.with(|r| *r.borrow_mut() = Some(run.clone()));
+            run
+        }
+    };
+    run.call2(&JsValue::NULL, &JsValue::from_str(&request), &inputs)
+        .map_err(error_message)?
+        .as_string()
+        .ok_or_else(|| "the Rego part's answer is not text".to_string())
 }
 
 /// Opens a set's plan (`index`: its place in the set) with the worker's readers and makes its
@@ -309,13 +375,15 @@ async fn share_set(id: f64, data: &JsValue) -> Result<Response, String> {
         Ok(rules) => (rules, false),
         Err(_) => (planlens::rules::RuleSet::builtin(), true),
     };
+    let policies = set_policies(data)?;
     let names = js_sys::Array::from(&get(data, "names"));
     let texts = js_sys::Array::from(&get(data, "texts"));
     let mut rows = Vec::new();
     let mut stripped = Vec::new();
     for i in 0..names.length() {
         let member = member(&names, &texts, i);
-        let (row, session) = read_member(id, &member, i as usize, &options, &rules).await?;
+        let (row, session) =
+            judge_member(id, &member, i as usize, &options, &rules, &policies).await?;
         let text = session
             .as_ref()
             .map(|s| planlens::share::strip::shareable_text(s.document()))

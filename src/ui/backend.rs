@@ -21,7 +21,7 @@
 //! own, started on first use and stopped after a time limit. A dying worker fails every question
 //! still waiting.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -622,9 +622,63 @@ pub fn cancel() {
 
 /// Stops the workers reading a set's plans, if any.
 fn stop_pool() {
+    stop_pool_saying("cancelled");
+}
+
+/// Stops the workers reading a set's plans, answering what they were asked with `message`.
+fn stop_pool_saying(message: &str) {
     for (worker, pending) in POOL.with(|p| std::mem::take(&mut *p.borrow_mut())) {
         worker.terminate();
-        fail_all(&pending, "cancelled".to_string());
+        fail_all(&pending, message.to_string());
+    }
+}
+
+/// How long the set's workers may send nothing while Rego policies judge its plans: the
+/// engine's own time limit for one plan, and time to read a large plan into it.
+const POLICY_SILENCE_MS: i32 = 20_000;
+
+/// Stops the set's workers when none has said anything for `limit` ms (a policy that loops
+/// where the engine's own limit cannot reach); each plan read rearms it.
+#[derive(Clone)]
+struct Watchdog(Rc<WatchdogInner>);
+
+struct WatchdogInner {
+    limit: i32,
+    timer: Cell<Option<i32>>,
+    fire: Closure<dyn FnMut()>,
+}
+
+impl Watchdog {
+    fn start(limit: i32) -> Watchdog {
+        let fire = Closure::<dyn FnMut()>::new(move || {
+            stop_pool_saying(&format!(
+                "Stopped after {} s without a plan judged: a Rego policy may loop or be far too \
+                 slow. Remove or mend it in the Rules tab, then open the plans again.",
+                limit / 1000
+            ));
+        });
+        let watchdog = Watchdog(Rc::new(WatchdogInner {
+            limit,
+            timer: Cell::new(None),
+            fire,
+        }));
+        watchdog.rearm();
+        watchdog
+    }
+
+    fn rearm(&self) {
+        self.stop();
+        let timer = window().set_timeout_with_callback_and_timeout_and_arguments_0(
+            self.0.fire.as_ref().unchecked_ref(),
+            self.0.limit,
+        );
+        self.0.timer.set(timer.ok());
+    }
+
+    fn stop(&self) {
+        if let Some(timer) = self.0.timer.take() {
+            window().clear_timeout_with_handle(timer);
+        }
     }
 }
 
@@ -637,6 +691,7 @@ pub async fn rows(
     names: &[String],
     texts: Vec<js_sys::Uint8Array>,
     options: &OpenOptions,
+    policies: Option<&crate::session::set::SetPolicies>,
     on: impl Fn(Progress) + 'static,
 ) -> Result<(Vec<crate::fleet::PlanRow>, Vec<js_sys::Uint8Array>), String> {
     let ticket = LATEST.with(|l| l.get());
@@ -676,11 +731,18 @@ pub async fn rows(
     let failed: Rc<RefCell<Option<String>>> = Rc::default();
     let on: OnProgress = Rc::new(on);
     let options_json = serde_json::to_string(options).unwrap_or_default();
+    let policies_json = policies.map(|p| serde_json::to_string(p).unwrap_or_default());
+    // A policy the engine cannot interrupt would hold a worker for ever: with policies in use,
+    // workers that send nothing for as long as a policy may take are stopped, saying why.
+    let watchdog = policies.map(|_| Watchdog::start(POLICY_SILENCE_MS));
     let promises = js_sys::Array::new();
     for (w, (conn, (_, share))) in conns.iter().zip(&shares).enumerate() {
         let message = Object::new();
         let _ = Reflect::set(&message, &"kind".into(), &"rows".into());
         let _ = Reflect::set(&message, &"options".into(), &options_json.clone().into());
+        if let Some(json) = &policies_json {
+            let _ = Reflect::set(&message, &"policies".into(), &json.clone().into());
+        }
         let (list_names, list_members, list_texts, transfer) = (
             js_sys::Array::new(),
             js_sys::Array::new(),
@@ -698,12 +760,16 @@ pub async fn rows(
         let _ = Reflect::set(&message, &"texts".into(), &list_texts);
         let (done_by, on) = (done_by.clone(), on.clone());
         let (rows, failed) = (rows.clone(), failed.clone());
+        let watchdog = watchdog.clone();
         let heard: OnProgress = Rc::new(move |p: Progress| match p {
             Progress::Row(json) => match serde_json::from_str(&json) {
                 Ok(row) => rows.borrow_mut().push(row),
                 Err(e) => *failed.borrow_mut() = Some(format!("a plan's row does not read: {e}")),
             },
             Progress::Plans { done, .. } => {
+                if let Some(watchdog) = &watchdog {
+                    watchdog.rearm();
+                }
                 done_by.borrow_mut()[w] = done;
                 let done = done_by.borrow().iter().sum();
                 on(Progress::Plans { done, total });
@@ -720,6 +786,9 @@ pub async fn rows(
     let answers = JsFuture::from(Promise::all(&promises))
         .await
         .map_err(error_message);
+    if let Some(watchdog) = &watchdog {
+        watchdog.stop();
+    }
     POOL.with(|p| p.borrow_mut().clear());
     for conn in &conns {
         conn.worker.terminate();
@@ -875,6 +944,7 @@ pub async fn share_set(
     names: &[String],
     texts: Vec<js_sys::Uint8Array>,
     options: &OpenOptions,
+    policies: Option<&crate::session::set::SetPolicies>,
     base: &str,
 ) -> (
     Result<(String, String, String, bool), String>,
@@ -893,6 +963,10 @@ pub async fn share_set(
     let _ = Reflect::set(&message, &"kind".into(), &"share_set".into());
     let options_json = serde_json::to_string(options).unwrap_or_default();
     let _ = Reflect::set(&message, &"options".into(), &options_json.into());
+    if let Some(policies) = policies {
+        let json = serde_json::to_string(policies).unwrap_or_default();
+        let _ = Reflect::set(&message, &"policies".into(), &json.into());
+    }
     let _ = Reflect::set(&message, &"base".into(), &JsValue::from_str(base));
     let (list_names, list_texts, transfer) = (
         js_sys::Array::new(),

@@ -137,24 +137,61 @@ pub fn FleetView() -> impl IntoView {
             }
         });
         let title = if plans_only { "" } else { "Fleet: " };
+        let unverdicted = (fleet.plans.iter())
+            .filter(|r| r.policy_error.is_some() && r.verdict.is_none())
+            .count();
         let verdict = crate::fleet::plans::worst_verdict(&fleet.plans).map(|v| {
             view! {
                 <p class="rollup-verdict" data-testid="rollup-verdict">
                     "Verdict: "
                     <strong class=format!("rollup-verdict-chip verdict-{}", v.key())>{v.label()}</strong>
                     " — the worst of the plans"
+                    {(unverdicted > 0).then(|| format!(" · {unverdicted} with no verdict: the policies did not run"))}
                 </p>
             }
         });
-        // Rego policies run in their own part, on the open plan: the rows' verdicts are the
-        // rules' alone, and say so (the CLI runs them on every plan).
-        let policies = (!fleet.plans.is_empty() && state.rules.policies.with(|p| !p.is_empty())).then(|| {
+        // Rego policies judge every plan with the rules (in the set's workers, as the CLI does);
+        // a plan they could not judge has no verdict, and the roll-up says why.
+        let unjudged: Vec<&crate::fleet::PlanRow> = fleet
+            .plans
+            .iter()
+            .filter(|r| r.policy_error.is_some())
+            .collect();
+        let policies = (!unjudged.is_empty()).then(|| {
+            let first = unjudged[0].policy_error.clone().unwrap_or_default();
+            let count = unjudged.len();
             view! {
-                <p class="banner banner-warn" data-testid="rollup-policies">
-                    "The rows are judged by the rules only: your Rego policies run on a plan when you open it (planlens check runs them on every plan)."
-                </p>
+                <div class="banner banner-warn" data-testid="rollup-policies" role="alert">
+                    <p>
+                        {format!(
+                            "Your Rego policies could not run on {} of {} plans; none of those can pass until they do. Mend the policy in the Rules tab of any plan, or remove the policies: the plans are judged again at once.",
+                            count,
+                            fleet.plans.len(),
+                        )}
+                    </p>
+                    <pre class="fine rollup-policy-error">{visible(&first)}</pre>
+                    <button class="button" data-testid="rollup-remove-policies" on:click=move |_| state.rules.policies.set(Vec::new())>
+                        "Remove the Rego policies"
+                    </button>
+                </div>
             }
         });
+        let judged_by = (!fleet.plans.is_empty() && open::set_has_plans() && unjudged.is_empty())
+            .then(|| {
+                let n = state.rules.policies.with_untracked(Vec::len);
+                (n > 0).then(|| {
+                    view! {
+                        <p class="fine" data-testid="rollup-judged-by">
+                            {format!(
+                                "Every plan is judged by the rules and your {} Rego polic{}.",
+                                n,
+                                if n == 1 { "y" } else { "ies" }
+                            )}
+                        </p>
+                    }
+                })
+            })
+            .flatten();
         let redacted = (!fleet.plans.is_empty() && !open::set_has_plans()).then(|| {
             view! {
                 <p class="fine" data-testid="rollup-redacted">
@@ -205,6 +242,7 @@ pub fn FleetView() -> impl IntoView {
                 {share}
                 {verdict}
                 {policies}
+                {judged_by}
                 {redacted}
                 {problems}
                 <div class="fleet-filters" role="group" aria-label="Filter the rows">
@@ -478,9 +516,17 @@ fn plan_row(
         }
     };
     let findings = row.finding_counts();
-    let verdict = row.verdict.map(|v| {
-        view! { <span class=format!("rollup-verdict-chip verdict-{}", v.key()) data-testid="rollup-row-verdict">{v.label()}</span> }
-    });
+    let verdict = match (row.verdict, &row.policy_error) {
+        (None, Some(error)) => Some(view! {
+            <span class="rollup-verdict-chip verdict-unjudged" data-testid="rollup-row-verdict" title=visible(error)>
+                "no verdict: policies failed"
+            </span>
+        }.into_any()),
+        (Some(v), _) => Some(view! {
+            <span class=format!("rollup-verdict-chip verdict-{}", v.key()) data-testid="rollup-row-verdict">{v.label()}</span>
+        }.into_any()),
+        (None, None) => None,
+    };
     let drift = (!row.drift.is_empty()).then(|| format!("{} drifted", row.drift.len()));
     let meta: Vec<String> = [
         Some(row.short_counts()),

@@ -55,6 +55,7 @@ pub fn App() -> impl IntoView {
     // A worker for the first plan starts now, while the user looks at the page.
     backend::prepare();
     open::follow_pasted_links(state);
+    open::rejudge_sets(state);
     install_keyboard(state);
     let home = url::follow_history(state);
     list::drop_hidden_selection(state);

@@ -103,6 +103,11 @@ fn next_generation() -> u64 {
     })
 }
 
+/// The open in progress (or the last one): work that must not outlive the next open.
+fn current_generation() -> u64 {
+    GENERATION.with(|g| g.get())
+}
+
 fn is_current(generation: u64) -> bool {
     GENERATION.with(|g| g.get() == generation)
 }
@@ -217,6 +222,10 @@ thread_local! {
     /// The open set's plans (name, UTF-8 text), kept on the page so a row opens its plan.
     static SET: std::cell::RefCell<Vec<(String, js_sys::Uint8Array)>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// What the open set's rows were judged with (`RulesState::set_judging_key`), and whether
+    /// they are being judged again now.
+    static SET_JUDGED: std::cell::RefCell<(String, bool)> =
+        const { std::cell::RefCell::new((String::new(), false)) };
 }
 
 /// Reads a set's plans in workers (with progress: `n of N plans`) and shows the roll-up; keeps
@@ -232,17 +241,20 @@ async fn open_set(
     let total = names.len() as f64;
     state.status.set(Status::Plans { done: 0.0, total });
     let options = options(state, "");
+    let judged = untrack(|| state.rules.set_judging_key());
     let on = move |p: Progress| {
         if let (true, Progress::Plans { done, total }) = (is_current(generation), p) {
             state.status.set(Status::Plans { done, total });
         }
     };
-    let rows = backend::rows(&names, texts, &options, on).await;
+    let policies = state.rules.set_policies();
+    let rows = backend::rows(&names, texts, &options, policies.as_ref(), on).await;
     if !is_current(generation) {
         return;
     }
     match rows {
         Ok((plans, texts)) => {
+            SET_JUDGED.with(|j| *j.borrow_mut() = (judged, false));
             SET.with(|s| *s.borrow_mut() = names.into_iter().zip(texts).collect());
             state.fleet_filter.set(Default::default());
             state.fleet_place.set_value(None);
@@ -274,10 +286,75 @@ pub async fn share_set(state: AppState) -> Result<(String, String, String, bool)
     if names.is_empty() {
         return Err("No plans are open: open them again to share them.".to_string());
     }
-    let (result, back) =
-        backend::share_set(&names, texts, &options(state, ""), &url::site_base()).await;
+    let policies = state.rules.set_policies();
+    let (result, back) = backend::share_set(
+        &names,
+        texts,
+        &options(state, ""),
+        policies.as_ref(),
+        &url::site_base(),
+    )
+    .await;
     SET.with(|s| *s.borrow_mut() = names.into_iter().zip(back).collect());
     result
+}
+
+/// Judges the open set's plans again whenever the rules, the label or the Rego policies change
+/// while its roll-up shows (or when it shows again after they changed): its rows always say
+/// what the rules and policies in use say. The filter and place are kept; the plans stay on the
+/// page (copies go to the workers), so a row still opens while its plans are judged.
+pub fn rejudge_sets(state: AppState) {
+    Effect::new(move |_| {
+        let key = state.rules.set_judging_key();
+        // Rows judged again come back through `fleet`: then a change made meanwhile is seen.
+        state.fleet.track();
+        if !state.showing_fleet.get() || !set_has_plans() {
+            return;
+        }
+        let (judged, busy) = SET_JUDGED.with(|j| j.borrow().clone());
+        if busy || judged == key {
+            return;
+        }
+        SET_JUDGED.with(|j| j.borrow_mut().1 = true);
+        let (names, texts): (Vec<String>, Vec<js_sys::Uint8Array>) = SET.with(|s| {
+            (s.borrow().iter())
+                .map(|(name, text)| (name.clone(), text.slice(0, text.length())))
+                .unzip()
+        });
+        let generation = current_generation();
+        leptos::task::spawn_local(async move {
+            let total = names.len() as f64;
+            state.status.set(Status::Plans { done: 0.0, total });
+            let options = options(state, "");
+            let policies = state.rules.set_policies();
+            let on = move |p: Progress| {
+                if let (true, Progress::Plans { done, total }) = (is_current(generation), p) {
+                    state.status.set(Status::Plans { done, total });
+                }
+            };
+            let rows = backend::rows(&names, texts, &options, policies.as_ref(), on).await;
+            SET_JUDGED.with(|j| j.borrow_mut().1 = false);
+            if !is_current(generation) {
+                return;
+            }
+            state.status.set(Status::Idle);
+            match rows {
+                Ok((plans, _)) => {
+                    SET_JUDGED.with(|j| j.borrow_mut().0 = key);
+                    let problems = state
+                        .fleet
+                        .with_untracked(|f| f.as_ref().map(|f| f.problems.clone()))
+                        .unwrap_or_default();
+                    state.fleet.set(Some(Arc::new(crate::fleet::FleetIndex {
+                        plans,
+                        problems,
+                        ..Default::default()
+                    })));
+                }
+                Err(e) => state.error.set(Some(e)),
+            }
+        });
+    });
 }
 
 /// The payload of the set link the open roll-up came from, if it came from one.

@@ -385,3 +385,101 @@ fn files_opened_together_are_a_set_and_one_plan_stays_one() {
         _ => panic!("not a set"),
     }
 }
+
+/// Rego policies judge every plan of a set in the page, as the CLI's `--policy` does: the row's
+/// findings and verdict are the rules' and the policies'; a plan they cannot judge has none.
+#[test]
+fn rego_policies_judge_each_row_and_a_failed_policy_leaves_no_verdict() {
+    use planlens::policy::PolicyFile;
+    use planlens::policy::engine;
+    use planlens::session::set::SetPolicies;
+
+    let run = |session: &Session, name: &str, files: Vec<PolicyFile>| {
+        let policies = SetPolicies {
+            files,
+            ..Default::default()
+        };
+        let rules = RuleSet::builtin();
+        let prepared = session
+            .set_policy_inputs(name, &rules, &BTreeMap::new(), &policies)
+            .expect("a plan is judged by policies");
+        let answer = engine::answer_json(engine::run(&prepared.request, &prepared.input_refs()));
+        session.plan_row_judged(name, 0, &rules, &BTreeMap::new(), &answer)
+    };
+    let plan = member("dev/app", "import_move_read.json");
+    let session = Session::open_text(plan.text.clone(), &options(), &Direct).unwrap();
+    let alone = session.plan_row("dev/app", 0, &RuleSet::builtin(), &BTreeMap::new());
+    assert_ne!(alone.verdict, Some(Verdict::NeedsApproval));
+
+    let deny = PolicyFile::new(
+        "every_change.rego",
+        "package main\n\ndeny contains msg if {\n\tsome rc in input.resource_changes\n\tmsg := sprintf(\"seen by policy: %s\", [rc.address])\n}\n",
+    );
+    let row = run(&session, "dev/app", vec![deny]);
+    assert_eq!(row.verdict, Some(Verdict::NeedsApproval));
+    assert_eq!(row.attention, Attention::NeedsApproval);
+    assert!(row.policy_error.is_none());
+    assert!(
+        row.findings
+            .iter()
+            .any(|f| f.message.starts_with("seen by policy: ")),
+        "{:?}",
+        row.findings
+    );
+    // The rules' own findings stay beside the policy's.
+    assert!(row.findings.len() > alone.findings.len());
+
+    let broken = PolicyFile::new("broken.rego", "package main\n\ndeny contains msg if {\n");
+    let row = run(&session, "dev/app", vec![broken]);
+    assert_eq!(
+        row.verdict, None,
+        "a policy that did not run may have denied it"
+    );
+    assert!(
+        row.policy_error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("broken.rego")
+    );
+    assert!(row.attention <= Attention::Warn, "{:?}", row.attention);
+    assert_eq!(worst_verdict(std::slice::from_ref(&row)), None);
+    // The redacted roll-up carries why.
+    let json = serde_json::to_string(&row).unwrap();
+    let back: PlanRow = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.policy_error, row.policy_error);
+
+    // A state is never judged, by rules or policies.
+    let state = Session::open_text(
+        String::from_utf8(common::own_fixture("state.json")).unwrap(),
+        &options(),
+        &Direct,
+    )
+    .unwrap();
+    let policies = SetPolicies {
+        files: vec![PolicyFile::new("p.rego", "package main\n")],
+        ..Default::default()
+    };
+    assert!(
+        state
+            .set_policy_inputs("s", &RuleSet::builtin(), &BTreeMap::new(), &policies)
+            .is_none()
+    );
+}
+
+#[test]
+fn the_comment_says_a_plan_policies_could_not_judge_has_no_verdict() {
+    let mut judged = row("prod/app", Attention::Changes, Some(Verdict::Pass));
+    let mut unjudged = row("prod/db", Attention::Warn, None);
+    unjudged.policy_error = Some("broken.rego:4:1: rego_parse_error: expecting expression".into());
+    unjudged.judge();
+    judged.judge();
+    let text = comment(&[unjudged, judged], &[], None);
+    assert!(
+        text.contains("| `prod/db` | ⚠️ no verdict: policies failed |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- ⚠️ Rego policies could not run: broken.rego:4:1: rego\\_parse\\_error"),
+        "{text}"
+    );
+}

@@ -251,19 +251,52 @@ for (const [device, viewport] of [
       expect(width).toBeLessThanOrEqual(viewport.width);
     });
 
-    test("with Rego policies in use, the roll-up says its rows are judged by the rules only", async ({ page }) => {
-      const { readFileSync } = await import("node:fs");
+    test("Rego policies judge every row; a policy that fails leaves its plans without a verdict, saying why", async ({ page }) => {
       await gotoApp(page);
-      await openSet(page, [join(FIX, "plan_errored.json"), join(FIX, "drift_set_and_deleted.json")]);
+      await openSet(page, [join(FIX, "plan_errored.json"), join(FIX, "import_move_read.json")]);
+      const row = page.locator("[data-testid=fleet-row][data-id=import_move_read]");
+      await expect(row.getByTestId("rollup-row-verdict")).toHaveText("pass");
+      await expect(page.getByTestId("rollup-judged-by")).toHaveCount(0);
+      const drop = async (name, text) => {
+        const dt = await page.evaluateHandle(([n, t]) => {
+          const dt = new DataTransfer();
+          dt.items.add(new File([t], n, { type: "text/plain" }));
+          return dt;
+        }, [name, text]);
+        await page.dispatchEvent(".app", "drop", { dataTransfer: dt });
+      };
+      // A policy that denies every change: the rows are judged again with it, in the set's
+      // workers, and the row says what the policy found.
+      await drop(
+        "every_change.rego",
+        'package main\n\ndeny contains msg if {\n\tsome rc in input.resource_changes\n\tmsg := sprintf("seen by policy: %s", [rc.address])\n}\n',
+      );
+      await expect(row.getByTestId("rollup-row-verdict")).toHaveText("needs approval", { timeout: 20000 });
+      await expect(row).toHaveAttribute("data-attention", "needs-approval");
+      await expect(page.getByTestId("rollup-judged-by")).toContainText("the rules and your 1 Rego policy");
       await expect(page.getByTestId("rollup-policies")).toHaveCount(0);
-      const text = readFileSync(join(FIX, "policies", "conftest_v1", "guardrails.rego"), "utf8");
-      const dt = await page.evaluateHandle((a) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([a], "guardrails.rego", { type: "text/plain" }));
-        return dt;
-      }, text);
-      await page.dispatchEvent(".app", "drop", { dataTransfer: dt });
-      await expect(page.getByTestId("rollup-policies")).toContainText("judged by the rules only");
+      // The roll-up's comment carries the policy's finding, as `planlens summary --policy` does.
+      await page.getByTestId("rollup-share").click();
+      await expect(page.getByTestId("rollup-share-markdown-text")).toHaveValue(/seen by policy: /, { timeout: 20000 });
+      // A policy that does not compile: no verdict, and why.
+      await drop("broken.rego", "package main\n\ndeny contains msg if {\n");
+      await expect(page.getByTestId("rollup-policies")).toContainText("could not run on 2 of 2 plans", { timeout: 20000 });
+      await expect(page.getByTestId("rollup-policies")).toContainText("broken.rego");
+      await expect(row.getByTestId("rollup-row-verdict")).toHaveText("no verdict: policies failed");
+      // A plan whose planning failed stays failed.
+      const failed = page.locator("[data-testid=fleet-row][data-id=plan_errored]");
+      await expect(failed.getByTestId("rollup-row-verdict")).toHaveText("planning failed");
+      await expect(page.getByTestId("rollup-verdict")).toContainText("1 with no verdict: the policies did not run");
+      await expect(page.getByTestId("rollup-judged-by")).toHaveCount(0);
+      const width0 = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width0).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: `/tmp/shots/plans-policies-${device}.png`, fullPage: false });
+      // Removing the policies judges the plans again by the rules alone.
+      await page.getByTestId("rollup-remove-policies").click();
+      await expect(row.getByTestId("rollup-row-verdict")).toHaveText("pass", { timeout: 20000 });
+      await expect(page.getByTestId("rollup-policies")).toHaveCount(0);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(viewport.width);
     });
   });
 }

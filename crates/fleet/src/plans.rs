@@ -116,6 +116,10 @@ pub struct PlanRow {
     pub error: Option<String>,
     /// Warnings about how it was read.
     pub notes: Vec<String>,
+    /// Why the Rego policies in use could not judge it (a policy that does not compile, the time
+    /// limit): it then has no verdict, since a policy that did not run may have denied it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_error: Option<String>,
     /// The labels it was judged with (the user's, and the rule file's `[[plans]]` for its name
     /// where its own variables do not name them): opening it alone uses the same.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -138,6 +142,7 @@ impl PlanRow {
             drift: Vec::new(),
             error: Some(error),
             notes: Vec::new(),
+            policy_error: None,
             labels: Default::default(),
         };
         row.judge();
@@ -145,8 +150,8 @@ impl PlanRow {
     }
 
     /// Sets `attention` from what the row holds: failed (planning failed, or unreadable), needs
-    /// approval (a deny), destroys, drift, warn (a warning or an incomplete plan), changes, no
-    /// changes.
+    /// approval (a deny), destroys, drift, warn (a warning, an incomplete plan, or policies that
+    /// could not judge it), changes, no changes.
     pub fn judge(&mut self) {
         self.attention = if self.error.is_some() || self.verdict == Some(Verdict::PlanningFailed) {
             Attention::Failed
@@ -156,7 +161,9 @@ impl PlanRow {
             Attention::Destroys
         } else if self.counts.drifted > 0 || !self.drift.is_empty() {
             Attention::Drifted
-        } else if matches!(self.verdict, Some(Verdict::Warn | Verdict::Incomplete)) {
+        } else if matches!(self.verdict, Some(Verdict::Warn | Verdict::Incomplete))
+            || self.policy_error.is_some()
+        {
             Attention::Warn
         } else if self.counts.any() {
             Attention::Changes

@@ -6,6 +6,9 @@
 //! binary does nothing: the CLI calls `planlens_policy` itself. It depends on the policy crate and
 //! the JavaScript bindings only.
 //!
+//! A plan's worker judging a set's plans loads this part into itself and calls `run_policies`
+//! for each plan (the roll-up's rows), with the same request and inputs as a message carries.
+//!
 //! Messages: `{id, kind: "ask", task: "run" | "verify", request, inputs}` — `request` the JSON
 //! text of `policy::engine::Request`, `inputs` one `Uint8Array` of UTF-8 JSON per group — answered
 //! with `{id, kind: "done", answer}`, the JSON text of `policy::engine::answer_json`.
@@ -39,9 +42,19 @@ mod part {
     }
 
     fn answer(data: &JsValue) -> String {
-        let request = match serde_json::from_str::<Request>(
-            &get(data, "request").as_string().unwrap_or_default(),
-        ) {
+        let task = get(data, "task").as_string();
+        let request = get(data, "request").as_string().unwrap_or_default();
+        answer_to(
+            task.as_deref(),
+            &request,
+            &js_sys::Array::from(&get(data, "inputs")),
+        )
+    }
+
+    /// The engine's answer to `task` (`"verify"`, else run) for `request` (the JSON text of
+    /// `policy::engine::Request`) on `arrays` (one `Uint8Array` of UTF-8 JSON per group).
+    fn answer_to(task: Option<&str>, request: &str, arrays: &js_sys::Array) -> String {
+        let request = match serde_json::from_str::<Request>(request) {
             Ok(request) => request,
             Err(e) => {
                 return engine::answer_json(Err(vec![PolicyError::general(format!(
@@ -49,10 +62,9 @@ mod part {
                 ))]));
             }
         };
-        if get(data, "task").as_string().as_deref() == Some("verify") {
+        if task == Some("verify") {
             return engine::answer_json(engine::verify(&request.policies, request.time_limit_ms));
         }
-        let arrays = js_sys::Array::from(&get(data, "inputs"));
         let mut inputs = Vec::with_capacity(arrays.length() as usize);
         for array in arrays.iter() {
             let bytes = js_sys::Uint8Array::new(&array).to_vec();
@@ -67,6 +79,15 @@ mod part {
         }
         let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
         engine::answer_json(engine::run(&request, &inputs))
+    }
+
+    /// Runs `request` on `inputs` where the part was loaded into another worker rather than
+    /// started in its own: a plan worker judging a set's plans one after the other calls it for
+    /// each (`src/worker.rs`). The same answer as a `run` message.
+    #[wasm_bindgen]
+    pub fn run_policies(request: String, inputs: js_sys::Array) -> String {
+        engine::use_clock(now);
+        answer_to(None, &request, &inputs)
     }
 
     /// Called by `worker.js` once this part is instantiated in its worker.

@@ -565,16 +565,37 @@ impl Session {
         namespaces: Vec<String>,
         shape: Option<Shape>,
     ) -> Response {
+        match self.prepare_policies(policies, labels, namespaces, shape) {
+            Ok(prepared) => Response::PolicyInputs {
+                request: serde_json::to_string(&prepared.request).unwrap_or_default(),
+                shapes: prepared.shapes,
+                inputs: (prepared.inputs.into_iter())
+                    .map(|i| i.into_owned())
+                    .collect(),
+            },
+            Err(message) => Response::Failed(message),
+        }
+    }
+
+    /// What the Rego engine needs for `policies` on this plan (`policy::prepare`), or why
+    /// policies do not run on it (a state, a redacted link).
+    fn prepare_policies(
+        &self,
+        policies: &[PolicyFile],
+        labels: &BTreeMap<String, String>,
+        namespaces: Vec<String>,
+        shape: Option<Shape>,
+    ) -> Result<planlens_policy::Prepared<'_>, String> {
         let doc = &self.doc;
         if doc.source.is_state() {
-            return Response::Failed(
+            return Err(
                 "This is a Terraform state, not a plan: Rego policies judge plans, so they are \
                  not run on it."
                     .to_string(),
             );
         }
         if doc.redacted.is_some() {
-            return Response::Failed(
+            return Err(
                 "A redacted link carries no attribute values, so Rego policies cannot run on it \
                  (its findings are the ones it was shared with). Open the plan itself to run them."
                     .to_string(),
@@ -589,16 +610,12 @@ impl Session {
             shape,
             time_limit_ms: None,
         };
-        let prepared = planlens_policy::prepare(policies, doc.text(), &context, &options);
-        Response::PolicyInputs {
-            request: serde_json::to_string(&prepared.request).unwrap_or_default(),
-            shapes: prepared.shapes,
-            inputs: prepared
-                .inputs
-                .into_iter()
-                .map(|i| i.into_owned())
-                .collect(),
-        }
+        Ok(planlens_policy::prepare(
+            policies,
+            doc.text(),
+            &context,
+            &options,
+        ))
     }
 
     /// Answers a request. `Remask` replaces the session's document, reading the file's text again

@@ -15,9 +15,23 @@ use planlens_load::Readers;
 use planlens_load::set::Member;
 use planlens_model::findings::Verdict;
 use planlens_model::{Action, RowSource};
+use planlens_policy::{PolicyFile, Prepared, Shape};
 use planlens_rules::RuleSet;
+use serde::{Deserialize, Serialize};
 
 use crate::{OpenOptions, Session};
+
+/// The Rego policies every plan of a set is judged with, as the page's Rules tab holds them (the
+/// CLI reads its own from `--policy`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetPolicies {
+    /// The policy files.
+    pub files: Vec<PolicyFile>,
+    /// conftest namespaces; empty: `main`.
+    pub namespaces: Vec<String>,
+    /// One shape for every file instead of each file's own.
+    pub shape: Option<Shape>,
+}
 
 /// Plans that files opened together hold, not yet read ([`planlens_load::set::expand`]).
 #[derive(Debug, Clone, Default)]
@@ -62,6 +76,60 @@ impl Session {
             .map(|k| k.as_ref())
             .collect();
         rules.labels_for(name, labels, &variables)
+    }
+
+    /// What the Rego engine needs to judge this plan, named `name` in a set, with `policies`
+    /// under the labels its row is judged with (`plan_labels`); `None` when policies do not judge
+    /// it (a state, a redacted link) or there are none.
+    pub fn set_policy_inputs(
+        &self,
+        name: &str,
+        rules: &RuleSet,
+        labels: &BTreeMap<String, String>,
+        policies: &SetPolicies,
+    ) -> Option<Prepared<'_>> {
+        if policies.files.is_empty() {
+            return None;
+        }
+        let labels = self.plan_labels(name, rules, labels);
+        self.prepare_policies(
+            &policies.files,
+            &labels,
+            policies.namespaces.clone(),
+            policies.shape,
+        )
+        .ok()
+    }
+
+    /// [`Session::plan_row`] with the Rego engine's `answer` (`policy::engine::answer_json`) for
+    /// the inputs [`Session::set_policy_inputs`] gave: its findings join the rules'. An answer
+    /// with errors leaves the row without a verdict (unless its planning failed), saying why
+    /// (`policy_error`): a policy that did not run may have denied the plan.
+    pub fn plan_row_judged(
+        &self,
+        name: &str,
+        member: usize,
+        rules: &RuleSet,
+        labels: &BTreeMap<String, String>,
+        answer: &str,
+    ) -> PlanRow {
+        let labels = self.plan_labels(name, rules, labels);
+        let evaluation = self.analysis.evaluate(&self.doc, rules, &labels);
+        let mut row = match self.with_policies(evaluation.clone(), Some(answer)) {
+            Ok(judged) => self.plan_row_with(name, member, &judged),
+            Err(errors) => {
+                let mut row = self.plan_row_with(name, member, &evaluation);
+                // A plan whose planning failed stays failed; any other has no verdict.
+                if row.verdict != Some(Verdict::PlanningFailed) {
+                    row.verdict = None;
+                }
+                row.policy_error = Some(errors);
+                row.judge();
+                row
+            }
+        };
+        row.labels = labels;
+        row
     }
 
     /// The analysis (for the CLI, which adds Rego policies' findings to the evaluation).
@@ -124,6 +192,7 @@ impl Session {
             drift,
             error: None,
             notes: doc.warnings.clone(),
+            policy_error: None,
             labels: BTreeMap::new(),
         };
         if doc.source.is_state() {

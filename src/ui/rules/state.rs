@@ -350,6 +350,31 @@ impl RulesState {
         self.environment.with_untracked(|e| environment_labels(e))
     }
 
+    /// The Rego policies a set's plans are judged with (untracked), `None` when there are none.
+    pub fn set_policies(&self) -> Option<crate::session::set::SetPolicies> {
+        untrack(|| {
+            let files = self.policies.get();
+            (!files.is_empty()).then(|| crate::session::set::SetPolicies {
+                files,
+                namespaces: self.namespaces.with(|n| namespace_list(n)),
+                shape: self.policy_shape.get(),
+            })
+        })
+    }
+
+    /// What a set's rows were judged with: the rule file in use, the labels and the policies
+    /// (tracked, so an effect sees them change).
+    pub fn set_judging_key(&self) -> String {
+        let rules = rule_text(self.from_link, self.text);
+        let labels = self.environment.with(|e| environment_labels(e));
+        let policies = (
+            self.policies.get(),
+            self.namespaces.get(),
+            self.policy_shape.get(),
+        );
+        serde_json::to_string(&(rules, labels, policies)).unwrap_or_default()
+    }
+
     /// The worst finding's severity on a row, for list and graph marks.
     pub fn worst(&self, row: usize) -> Option<RuleSeverity> {
         self.checked.with(|c| {

@@ -36,6 +36,7 @@ fn table_row(row: &PlanRow) -> String {
     let verdict = match (&row.error, row.verdict) {
         (Some(_), _) => "❌ could not be read".to_string(),
         (None, Some(v)) => format!("{} {}", icon(Some(v)), v.label()),
+        (None, None) if row.policy_error.is_some() => "⚠️ no verdict: policies failed".to_string(),
         (None, None) => "ℹ️ no verdict".to_string(),
     };
     let destructive = (row.changes.iter()).filter(|c| c.is_destructive()).count();
@@ -73,6 +74,13 @@ fn details(row: &PlanRow) -> Option<String> {
     let mut lines = Vec::new();
     if let Some(error) = &row.error {
         lines.push(format!("- ❌ {}", escape(error)));
+    }
+    if let Some(error) = &row.policy_error {
+        let first = error.lines().next().unwrap_or_default();
+        lines.push(format!(
+            "- ⚠️ Rego policies could not run: {}",
+            escape(first)
+        ));
     }
     for f in (row.findings.iter()).filter(|f| f.severity != RuleSeverity::Info) {
         let mark = if f.severity == RuleSeverity::Deny {
