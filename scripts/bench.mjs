@@ -38,7 +38,7 @@ import {
   rmSync, statSync, symlinkSync, unlinkSync, writeFileSync,
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { serve } from "../tests/e2e/serve.mjs";
@@ -207,9 +207,13 @@ async function compareRun(browser, base, planPath, otherPath) {
 }
 
 // The set: the files chosen together → every row of the roll-up on screen.
-async function setRun(browser, base, paths) {
+async function setRun(browser, base, paths, policies = null) {
   const context = await browser.newContext(APP_CONTEXT);
   await context.addInitScript(initScript);
+  // With Rego policies in use (as the Rules tab keeps them), every plan is judged by them too.
+  if (policies) {
+    await context.addInitScript((json) => localStorage.setItem("planlens:policies", json), JSON.stringify(policies));
+  }
   const page = await context.newPage();
   watch(page, "set");
   try {
@@ -859,6 +863,7 @@ async function main() {
   const version = browser.version();
   const results = [];
   const sets = [];
+  const setsWithPolicies = [];
   const compares = [];
   const first = { runs: [], seen: null };
   const cancels = { reading: [], parsing: [] };
@@ -934,6 +939,14 @@ async function main() {
         sets.push(r);
         log(`set of ${SET_PLANS} × ${SET_RESOURCES}: run ${i + 1}: roll-up on screen after ${ms(r.ready)} ms; ` +
           `longest task ${ms(max(r.longTasks || []))} ms; states ${JSON.stringify(r.states.slice(0, 4))}…`);
+      }
+      const policies = POLICY_FILES.map((f) => ({ name: basename(f), text: readFileSync(f, "utf8") }));
+      for (let i = 0; i < Math.min(RUNS, 3); i++) {
+        const r = await attempt(`set with policies run ${i + 1}`, () => setRun(browser, base, paths, policies));
+        if (!r) continue;
+        setsWithPolicies.push(r);
+        log(`set of ${SET_PLANS} × ${SET_RESOURCES} with the Rego guardrails: run ${i + 1}: roll-up on screen after ${ms(r.ready)} ms; ` +
+          `longest task ${ms(max(r.longTasks || []))} ms`);
       }
     }
     if (PARTS.has("cancel") && Number.isFinite(bigN)) {
@@ -1100,6 +1113,11 @@ async function main() {
       }
       const counted = sets.every((r) => r.states.some((s) => /Reading the plans: #?\d+ of \d+/.test(s)));
       figures.push(figure("the set: progress counts the plans read", counted ? "yes, in every run" : "no", "yes", counted));
+    }
+    if (setsWithPolicies.length) {
+      const t = median(pick(setsWithPolicies, "ready"));
+      figures.push(figure("the same set judged by the Rego guardrails too (no target: information)",
+        `${ms(t)} ms (min ${ms(min(pick(setsWithPolicies, "ready")))}, max ${ms(max(pick(setsWithPolicies, "ready")))})`));
     }
   }
   if (PARTS.has("cancel") && Number.isFinite(bigN)) {
