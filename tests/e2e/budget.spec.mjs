@@ -40,8 +40,12 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // first paint does not wait for this module (issue 27). 1,087,407 B once a plan can be compared
 // with the last one reviewed in the page (issue 29: +62 KB, the comparison in the plan's worker
 // and its panel; 42 KB raw of it is the comparison's own functions, the rest their generic code).
-// Both are candidates for a lazily loaded part, as the readers are. The ceiling is that plus 0.2 %.
-const CEILING = 1_089_600;
+// Both are candidates for a lazily loaded part, as the readers are. 1,098,887 B once the
+// roll-up's rows are judged by the Rego policies in the page too (issue 28: +11.5 KB — the set's
+// workers load the Rego part and call it per plan, the rows judged again when the rules, label or
+// policies change, the watchdog that stops a runaway policy, the roll-up's words for a policy that
+// could not run). The ceiling is that plus 0.2 %.
+const CEILING = 1_101_100;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },

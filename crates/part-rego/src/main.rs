@@ -44,16 +44,13 @@ mod part {
     fn answer(data: &JsValue) -> String {
         let task = get(data, "task").as_string();
         let request = get(data, "request").as_string().unwrap_or_default();
-        answer_to(
-            task.as_deref(),
-            &request,
-            &js_sys::Array::from(&get(data, "inputs")),
-        )
+        answer_to(task.as_deref(), &request, &get(data, "inputs"))
     }
 
     /// The engine's answer to `task` (`"verify"`, else run) for `request` (the JSON text of
-    /// `policy::engine::Request`) on `arrays` (one `Uint8Array` of UTF-8 JSON per group).
-    fn answer_to(task: Option<&str>, request: &str, arrays: &js_sys::Array) -> String {
+    /// `policy::engine::Request`) on `inputs` (an array of one `Uint8Array` of UTF-8 JSON per
+    /// group; `verify` has none).
+    fn answer_to(task: Option<&str>, request: &str, inputs: &JsValue) -> String {
         let request = match serde_json::from_str::<Request>(request) {
             Ok(request) => request,
             Err(e) => {
@@ -65,6 +62,11 @@ mod part {
         if task == Some("verify") {
             return engine::answer_json(engine::verify(&request.policies, request.time_limit_ms));
         }
+        let Some(arrays) = inputs.dyn_ref::<js_sys::Array>() else {
+            return engine::answer_json(Err(vec![PolicyError::general(
+                "no plan was given to the policies",
+            )]));
+        };
         let mut inputs = Vec::with_capacity(arrays.length() as usize);
         for array in arrays.iter() {
             let bytes = js_sys::Uint8Array::new(&array).to_vec();
@@ -87,7 +89,7 @@ mod part {
     #[wasm_bindgen]
     pub fn run_policies(request: String, inputs: js_sys::Array) -> String {
         engine::use_clock(now);
-        answer_to(None, &request, &inputs)
+        answer_to(None, &request, &inputs.into())
     }
 
     /// Called by `worker.js` once this part is instantiated in its worker.
