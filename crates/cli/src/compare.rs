@@ -152,6 +152,38 @@ pub fn run(args: &[&str]) -> ExitCode {
         Err(code) => return code,
     };
     let mask = mask_for(Some(&rules));
+    // A link that carries several plans (`s=`) against NEW's plans, matched by name.
+    if is_link(&o.old) {
+        match link_set(&o.old) {
+            Ok(None) => {}
+            Ok(Some(LinkSet::Plans(old))) => {
+                return match crate::set::gather(std::slice::from_ref(&o.new)) {
+                    Ok(crate::set::Gathered::Set(new, _)) => {
+                        compare_sets(&old, &new, &o, &rules, &mask)
+                    }
+                    Ok(crate::set::Gathered::One(_)) => {
+                        eprintln!(
+                            "planlens: the link carries {} plans and {} is one: compare a set \
+                             with a set (matched by name)",
+                            old.len(),
+                            o.new
+                        );
+                        ExitCode::from(64)
+                    }
+                    Err(code) => code,
+                };
+            }
+            Ok(Some(LinkSet::Rows(_))) => {
+                eprintln!(
+                    "planlens: the link is a redacted roll-up: it carries rows, not plans. \
+                     `planlens summary --format markdown --since URL PLANS…` compares its plans' \
+                     addresses and actions; give the older plans' files to compare them whole"
+                );
+                return ExitCode::from(3);
+            }
+            Err(code) => return code,
+        }
+    }
     // Two sets of plans (folders, archives, several plans in a text): matched by name.
     if !is_link(&o.old) && o.old != "-" && o.new != "-" {
         let gathered = (
@@ -318,6 +350,224 @@ pub fn since_paragraph(
         planlens_session::analysis::Analysis::of(&old).evaluate(&old, rules, labels);
     let judged = planlens_session::compare::judged(&old, &old_evaluation, doc, evaluation);
     Ok(Some(markdown_since(&judged)))
+}
+
+/// What a link of several plans carries: the plans (`s=`), or a redacted roll-up's rows (`ru=`).
+pub enum LinkSet {
+    Plans(Vec<planlens_load::set::Member>),
+    Rows(Vec<planlens_fleet::PlanRow>),
+}
+
+/// The plans a set link carries, or `None` for a link of one plan (or none).
+pub fn link_set(url: &str) -> Result<Option<LinkSet>, ExitCode> {
+    let fail = |message: String| {
+        eprintln!("planlens: the --since link: {message}");
+        ExitCode::from(3)
+    };
+    let Some((_, hash)) = url.split_once('#') else {
+        return Ok(None);
+    };
+    let fragment = Fragment::parse(hash);
+    if let Some(payload) = fragment.set {
+        let json = planlens_load::link::decode(&payload).map_err(|e| fail(e.to_string()))?;
+        let members = planlens_load::set::read_payload(&json).map_err(|e| fail(e.to_string()))?;
+        return Ok(Some(LinkSet::Plans(members)));
+    }
+    if let Some(payload) = fragment.rollup {
+        let json = planlens_load::link::decode(&payload).map_err(|e| fail(e.to_string()))?;
+        let rows = serde_json::from_str(&json).map_err(|e| fail(e.to_string()))?;
+        return Ok(Some(LinkSet::Rows(rows)));
+    }
+    Ok(None)
+}
+
+/// For `summary --format markdown --since URL` of several plans: the paragraph saying what
+/// changed since the plans the link carries, matched by name — with a set link each plan is
+/// compared whole (as `planlens compare` does); with a redacted roll-up, each plan's changes by
+/// address and action and its verdict, and the paragraph says so. Nothing without `--since`.
+pub fn since_set_paragraph(
+    new: &[planlens_load::set::Member],
+    rows: &[planlens_fleet::PlanRow],
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+) -> Result<Option<String>, ExitCode> {
+    let Some(url) = since() else {
+        return Ok(None);
+    };
+    let name = |n: &str| format!("`{}`", planlens_session::share::markdown::code(n));
+    match link_set(url)? {
+        None => Ok(Some(format!(
+            "**Since the last plan:** the last comment's link carries one plan and these are {} \
+             plans, so they were not compared.\n",
+            new.len()
+        ))),
+        Some(LinkSet::Plans(old)) => {
+            let mask = mask_for(Some(rules));
+            let mut lines = Vec::new();
+            for n in new {
+                let Some(m) = old.iter().find(|m| m.name == n.name) else {
+                    continue;
+                };
+                let open = |m: &planlens_load::set::Member| {
+                    planlens_load::load_plan_text_with(m.text.clone(), &m.name, &mask, &Direct)
+                };
+                let (Ok(a), Ok(b)) = (open(m), open(n)) else {
+                    lines.push(format!(
+                        "- {}: could not be compared (one side does not open)",
+                        name(&n.name)
+                    ));
+                    continue;
+                };
+                let judged = compare_judged(&a, &b, rules, labels);
+                if !judged.is_empty() {
+                    let text = markdown_since(&judged);
+                    let text = text.trim_end();
+                    let text = text
+                        .strip_prefix("**Since the last plan:** ")
+                        .unwrap_or(text);
+                    lines.push(format!("- {}: {text}", name(&n.name)));
+                }
+            }
+            Ok(Some(set_paragraph(
+                new.iter().map(|m| m.name.as_str()),
+                old.iter().map(|m| m.name.clone()).collect(),
+                lines,
+                None,
+            )))
+        }
+        Some(LinkSet::Rows(old)) => {
+            let mut lines = Vec::new();
+            for row in rows {
+                let Some(before) = old.iter().find(|o| o.name == row.name) else {
+                    continue;
+                };
+                let mut parts = Vec::new();
+                let action_of = |r: &planlens_fleet::PlanRow, a: &str| {
+                    r.changes
+                        .iter()
+                        .find(|c| c.address == a)
+                        .map(|c| c.action.clone())
+                };
+                let added: Vec<String> = (row.changes.iter())
+                    .filter(|c| action_of(before, &c.address).is_none())
+                    .map(|c| format!("{}: {}", name(&c.address), c.action))
+                    .collect();
+                let gone: Vec<String> = (before.changes.iter())
+                    .filter(|c| action_of(row, &c.address).is_none())
+                    .map(|c| format!("{}: {}", name(&c.address), c.action))
+                    .collect();
+                let changed: Vec<String> = (row.changes.iter())
+                    .filter_map(|c| {
+                        let was = action_of(before, &c.address)?;
+                        (was != c.action)
+                            .then(|| format!("{}: {was} → {}", name(&c.address), c.action))
+                    })
+                    .collect();
+                for (list, one, many) in [
+                    (&added, "new change", "new changes"),
+                    (
+                        &gone,
+                        "change no longer planned",
+                        "changes no longer planned",
+                    ),
+                    (&changed, "action changed", "actions changed"),
+                ] {
+                    if !list.is_empty() {
+                        let shown: Vec<&str> = list.iter().take(3).map(String::as_str).collect();
+                        let more = list.len().saturating_sub(3);
+                        let more = if more > 0 {
+                            format!(", {more} more")
+                        } else {
+                            String::new()
+                        };
+                        parts.push(format!(
+                            "{} ({}{more})",
+                            planlens_model::text::count(list.len(), one, many),
+                            shown.join(", ")
+                        ));
+                    }
+                }
+                if before.verdict != row.verdict {
+                    let label = |v: Option<planlens_model::findings::Verdict>| {
+                        v.map_or("no verdict", |v| v.label())
+                    };
+                    parts.push(format!(
+                        "verdict {} → {}",
+                        label(before.verdict),
+                        label(row.verdict)
+                    ));
+                }
+                if !parts.is_empty() {
+                    lines.push(format!("- {}: {}.", name(&row.name), parts.join(", ")));
+                }
+            }
+            Ok(Some(set_paragraph(
+                rows.iter().map(|r| r.name.as_str()),
+                old.iter().map(|r| r.name.clone()).collect(),
+                lines,
+                Some(
+                    "_The last link is a redacted roll-up: each plan's addresses, actions and \
+                     verdict were compared, not values._",
+                ),
+            )))
+        }
+    }
+}
+
+/// The set's paragraph: plans new and gone, one line per plan that changed, how many as before.
+fn set_paragraph<'a>(
+    new: impl Iterator<Item = &'a str> + Clone,
+    old: Vec<String>,
+    lines: Vec<String>,
+    note: Option<&str>,
+) -> String {
+    use planlens_model::text::count;
+    let name = |n: &str| format!("`{}`", planlens_session::share::markdown::code(n));
+    let added: Vec<String> = (new.clone())
+        .filter(|n| !old.iter().any(|o| o == n))
+        .map(name)
+        .collect();
+    let gone: Vec<String> = (old.iter())
+        .filter(|o| !new.clone().any(|n| n == o.as_str()))
+        .map(|o| name(o))
+        .collect();
+    let total = new.count();
+    let mut parts = Vec::new();
+    if !added.is_empty() {
+        parts.push(format!(
+            "{} ({})",
+            count(added.len(), "new plan", "new plans"),
+            added.join(", ")
+        ));
+    }
+    if !gone.is_empty() {
+        parts.push(format!(
+            "{} ({})",
+            count(gone.len(), "plan gone", "plans gone"),
+            gone.join(", ")
+        ));
+    }
+    if !lines.is_empty() {
+        parts.push(format!("{} changed", count(lines.len(), "plan", "plans")));
+    }
+    let same = total - added.len() - lines.len();
+    let mut out = if parts.is_empty() {
+        "**Since the last plans:** nothing changed".to_string()
+    } else {
+        format!("**Since the last plans:** {}", parts.join(", "))
+    };
+    out.push_str(&format!("; {} as before.", count(same, "plan", "plans")));
+    if let Some(note) = note {
+        out.push(' ');
+        out.push_str(note);
+    }
+    out.push('\n');
+    if !lines.is_empty() {
+        out.push('\n');
+        out.push_str(&lines.join("\n"));
+        out.push('\n');
+    }
+    out
 }
 
 /// The comment with the paragraph under its title line, within GitHub's limit.

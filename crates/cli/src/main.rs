@@ -1152,7 +1152,15 @@ fn summary_set(
                 .base
                 .as_deref()
                 .map(|base| set_comment_link(o, base, &judged, members));
-            planlens_session::share::set::comment(&rows, problems, link.as_ref())
+            let comment = planlens_session::share::set::comment(&rows, problems, link.as_ref());
+            let rules = match rule_set(o.rules.as_deref()) {
+                Ok((rules, _)) => rules,
+                Err(code) => return code,
+            };
+            match compare::since_set_paragraph(members, &rows, &rules, &o.labels) {
+                Ok(paragraph) => compare::put_on_top(paragraph, comment),
+                Err(code) => return code,
+            }
         }
         _ => set::summary_text(&judged, problems),
     };

@@ -218,3 +218,87 @@ fn summary_markdown_since_puts_the_paragraph_at_the_top() {
         "{md}"
     );
 }
+
+/// Two sets of plans in folders, as CI writes them: `prod/app` planned again (the fixture pair),
+/// `dev/old` gone and `dev/new` new.
+fn two_sets(test: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = std::env::temp_dir().join(format!("planlens-since-{test}-{}", std::process::id()));
+    let repo = crate::common::repo_dir();
+    let put = |side: &str, name: &str, fixture: &str| {
+        let dir = root.join(side).join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(repo.join(fixture), dir.join("plan.json")).unwrap();
+    };
+    put("old", "prod/app", OLD);
+    put("old", "dev/old", "tests/fixtures/plan_errored.json");
+    put("new", "prod/app", NEW);
+    put("new", "dev/new", "tests/fixtures/import_move_read.json");
+    (root.join("old"), root.join("new"))
+}
+
+#[test]
+fn since_a_set_link_compares_the_plans_by_name() {
+    let (old, new) = two_sets("set");
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (code, url, err) = planlens(&["link", old, "--base", "https://x.example/"]);
+    assert_eq!(code, 0, "{err}");
+    let url = url.trim_end();
+    assert!(url.contains("#s="), "{url}");
+
+    let (code, md, err) = planlens(&["summary", new, "--format", "markdown", "--since", url]);
+    assert_eq!(code, 0, "{err}");
+    assert_no_secret(&md);
+    let (title, rest) = md.split_once("\n\n").unwrap();
+    assert!(title.starts_with("### Planlens: 2 plans"), "{md}");
+    assert!(
+        rest.starts_with(
+            "**Since the last plans:** 1 new plan (`dev/new`), 1 plan gone (`dev/old`), 1 plan \
+             changed; 0 plans as before."
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("- `prod/app`: 1 new change (`aws_s3_bucket.added_bucket`: create)"),
+        "{md}"
+    );
+
+    let (code, out, err) = planlens(&["compare", "--since", url, new, "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
+    assert_no_secret(&out);
+    let j = json(&out);
+    assert_eq!(j["plans_added"], serde_json::json!(["dev/new"]));
+    assert_eq!(j["plans_removed"], serde_json::json!(["dev/old"]));
+    assert_eq!(j["plans"][0]["name"], "prod/app");
+    // A set link against one plan is a usage error, said as such.
+    let (code, _, err) = planlens(&["compare", "--since", url, NEW]);
+    assert_eq!(code, 64, "{err}");
+}
+
+#[test]
+fn since_a_redacted_roll_up_compares_addresses_and_actions() {
+    let (old, new) = two_sets("rollup");
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (code, url, err) = planlens(&["link", old, "--redacted", "--base", "https://x.example/"]);
+    assert_eq!(code, 0, "{err}");
+    let url = url.trim_end();
+    assert!(url.contains("#ru="), "{url}");
+    let (code, md, err) = planlens(&["summary", new, "--format", "markdown", "--since", url]);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.contains("redacted roll-up"), "{md}");
+    assert!(
+        md.contains("1 action changed (`aws_s3_bucket.update_bucket`: update → replace)"),
+        "{md}"
+    );
+    // `compare` needs plans: a roll-up's rows are refused, saying what does read them.
+    let (code, _, err) = planlens(&["compare", "--since", url, new]);
+    assert_eq!(code, 3);
+    assert!(err.contains("redacted roll-up"), "{err}");
+    // A link of one plan against several plans: said, not compared.
+    let one = link("");
+    let (code, md, err) = planlens(&["summary", new, "--format", "markdown", "--since", &one]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        md.contains("carries one plan and these are 2 plans"),
+        "{md}"
+    );
+}
