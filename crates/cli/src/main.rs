@@ -150,6 +150,20 @@ fn main() -> ExitCode {
     let Some(args) = compare::take_since(args) else {
         return usage();
     };
+    // `--since` is read by three commands; anywhere else it would be silently ignored.
+    if compare::since().is_some() {
+        let command = args.first().map(String::as_str).unwrap_or_default();
+        let markdown = args
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "markdown");
+        if !(matches!(command, "compare" | "link") || command == "summary" && markdown) {
+            eprintln!(
+                "planlens: --since is read by `compare`, `link` and `summary --format markdown`, \
+                 not by `{command}`"
+            );
+            return ExitCode::from(64);
+        }
+    }
     // `planlens summary --help` asks for help, not for a file named `--help`.
     if args.len() > 1 && args[1..].iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
@@ -1295,6 +1309,13 @@ fn check_set(o: &Options, members: &[planlens_load::set::Member]) -> ExitCode {
 /// `link` of several plans: the plans themselves when the link fits a comment (`--redacted`:
 /// never), else the redacted roll-up.
 fn link_set(o: &Options, members: &[planlens_load::set::Member]) -> ExitCode {
+    if compare::since().is_some() {
+        eprintln!(
+            "planlens: a link of several plans cannot carry the last plans too; \
+             `summary --format markdown --since URL` says what changed since them"
+        );
+        return ExitCode::from(64);
+    }
     let judged = match judged(o, members, !o.redacted) {
         Ok(j) => j,
         Err(code) => return code,

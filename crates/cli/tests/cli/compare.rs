@@ -302,3 +302,22 @@ fn since_a_redacted_roll_up_compares_addresses_and_actions() {
         "{md}"
     );
 }
+
+#[test]
+fn since_is_refused_where_it_would_be_ignored() {
+    let url = link("");
+    for args in [
+        vec!["check", NEW, "--since", &url],
+        vec!["drift", NEW, "--since", &url],
+        vec!["summary", NEW, "--since", &url],
+        vec!["summary", NEW, "--format", "json", "--since", &url],
+        vec!["graph", NEW, "--since", &url],
+    ] {
+        let (code, _, err) = planlens(&args);
+        assert_eq!(code, 64, "{args:?}: {err}");
+        assert!(err.contains("--since is read by"), "{err}");
+    }
+    let (old, _) = two_sets("refused");
+    let (code, _, err) = planlens(&["link", old.to_str().unwrap(), "--since", &url]);
+    assert_eq!(code, 64, "{err}");
+}
