@@ -251,6 +251,23 @@ for (const [device, viewport] of [
       expect(width).toBeLessThanOrEqual(viewport.width);
     });
 
+    test("a rule written in a plan's Rules tab judges the roll-up's rows again on the way back", async ({ page }) => {
+      await gotoApp(page);
+      await openSet(page, [join(FIX, "plan_errored.json"), join(FIX, "import_move_read.json")]);
+      const row = page.locator("[data-testid=fleet-row][data-id=import_move_read]");
+      await expect(row.getByTestId("rollup-row-verdict")).toHaveText("pass");
+      await row.getByTestId("fleet-row-head").click();
+      await expect(page.getByTestId("fleet")).toHaveCount(0);
+      await page.getByRole("tab", { name: /Rules/ }).click();
+      await page.getByTestId("rules-text").fill(
+        '[[rule]]\nid = "imports-need-a-person"\nseverity = "deny"\nmessage = "Import: {address}"\nactions = ["import"]\n',
+      );
+      await expect(page.getByTestId("rules-ok")).toBeVisible({ timeout: 10000 });
+      await page.getByTestId("fleet-back").click();
+      await expect(row.getByTestId("rollup-row-verdict")).toHaveText("needs approval", { timeout: 20000 });
+      await expect(row.getByTestId("rollup-meta")).toContainText("1 deny");
+    });
+
     test("Rego policies judge every row; a policy that fails leaves its plans without a verdict, saying why", async ({ page }) => {
       await gotoApp(page);
       await openSet(page, [join(FIX, "plan_errored.json"), join(FIX, "import_move_read.json")]);

@@ -472,12 +472,15 @@ fn RuleEditor() -> impl IntoView {
     let draft = RwSignal::new(rs.text.get_untracked());
     let textarea = NodeRef::<leptos::html::Textarea>::new();
     let pending: StoredValue<Option<TimeoutHandle>, LocalStorage> = StoredValue::new_local(None);
+    // The text goes with the timer, not read from the editor when it fires: the editor may be
+    // gone by then (the user went back to the roll-up), and the edit must still count.
     let commit_later = move || {
         if let Some(h) = pending.get_value() {
             h.clear();
         }
+        let text = draft.get_untracked();
         let h = set_timeout_with_handle(
-            move || rs.text.set(draft.get_untracked()),
+            move || rs.text.set(text),
             std::time::Duration::from_millis(DEBOUNCE_MS),
         )
         .ok();
