@@ -12,6 +12,8 @@
 //! (`PartReaders::take_missed`), the worker loads it into them and opens the files again, so plan
 //! JSON never waits for it. `ask` messages go to the one `Session` (or the fleet: `FleetLink`). It
 //! reads JavaScript values with `ui::js`.
+//! A `compare` message hands over the file of the plan last reviewed, read here as `open` reads
+//! a file, so the comparison never goes through the page as text.
 //!
 //! An opened index and the Rego engine's inputs travel as transferred UTF-8 buffers (the plan text
 //! beside the JSON, unescaped); the steps of an open come back as `timings`, which the page records
@@ -158,6 +160,12 @@ pub fn worker_start() {
                     let _ = Reflect::set(&message, &"texts".into(), &texts);
                     let _ = scope().post_message_with_transfer(&message, &buffers);
                 }),
+                Some("compare") => wasm_bindgen_futures::spawn_local(async move {
+                    let response = compare_file(id, &data)
+                        .await
+                        .unwrap_or_else(Response::Failed);
+                    reply(id, response);
+                }),
                 Some("ask") => {
                     let request = get(&data, "request").as_string().unwrap_or_default();
                     let response = match serde_json::from_str::<Request>(&request) {
@@ -226,6 +234,37 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
     SESSION.with(|s| *s.borrow_mut() = Some(session));
     TIMINGS.with(|t| *t.borrow_mut() = clock.laps);
     Ok(Response::Opened(Box::new(index)))
+}
+
+/// Compares the open plan with the last plan's `file` (a `File` the page handed over, read here
+/// like an opened file: the page never reads it), under the `request`'s rules and labels
+/// (`Request::CompareFile`). A file that needs the readers' part waits for it, once.
+async fn compare_file(id: f64, data: &JsValue) -> Result<Response, String> {
+    let request = get(data, "request").as_string().unwrap_or_default();
+    let Ok(Request::CompareFile { rules, labels }) = serde_json::from_str(&request) else {
+        return Err("the comparison's request does not read".to_string());
+    };
+    let file: web_sys::File = get(data, "file")
+        .dyn_into()
+        .map_err(|_| "the last plan's file was not sent".to_string())?;
+    let compare = |bytes| {
+        SESSION.with(|s| match &mut *s.borrow_mut() {
+            Some(session) => {
+                READERS.with(|r| session.compare_bytes(bytes, rules.as_deref(), &labels, r))
+            }
+            None => Response::Failed("no plan is open".to_string()),
+        })
+    };
+    READERS.with(PartReaders::take_missed);
+    let bytes = from_yaml(id, read_file(id, &file, 0.0, file.size()).await?).await?;
+    let answer = compare(bytes);
+    if !READERS.with(PartReaders::take_missed) {
+        return Ok(answer);
+    }
+    progress(id, "part:readers", 0.0, 0.0);
+    load_readers().await?;
+    let bytes = from_yaml(id, read_file(id, &file, 0.0, file.size()).await?).await?;
+    Ok(compare(bytes))
 }
 
 /// Opens the plans of a set `data` carries (`names`, `members` — their places in the set —

@@ -9,7 +9,8 @@
 //! started (a browser without module workers), the session runs on the page itself.
 //!
 //! Messages are plain objects: to the worker `{id, kind: "open", options, file | bytes | text}`
-//! and `{id, kind: "ask", request}` (JSON text of `session::Request`); back `{id, kind:
+//! and `{id, kind: "ask", request}` (JSON text of `session::Request`; `{kind: "compare", request,
+//! file}` hands over the last plan's `File` with it); back `{id, kind:
 //! "progress", phase, done, total}` and `{id, kind: "done", response, plan?}` (JSON text of
 //! `session::Response`; an opened index's plan text travels beside it, unescaped).
 //!
@@ -797,6 +798,38 @@ pub async fn ask(request: Request) -> Result<Response, String> {
             decode(&data)
         }
     }
+}
+
+/// Compares the open plan with the last plan's `file` (`request` is a `Request::CompareFile`):
+/// the `File` is handed to the plan's worker, which reads it (nothing of it is read or copied on
+/// the page, and the request's JSON stays small). Where the session runs on the page, the page
+/// reads it.
+pub async fn compare_file(file: web_sys::File, request: &Request) -> Result<Response, String> {
+    let worker = CURRENT.with(|c| match &*c.borrow() {
+        Some(Backend::Worker(conn)) => Some((conn.worker.clone(), conn.pending.clone())),
+        _ => None,
+    });
+    let Some((worker, pending)) = worker else {
+        let buffer = JsFuture::from(file.array_buffer())
+            .await
+            .map_err(error_message)?;
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        let Request::CompareFile { rules, labels } = request else {
+            return Err("not a comparison with a file".to_string());
+        };
+        return CURRENT.with(|c| match &mut *c.borrow_mut() {
+            Some(Backend::Local(session)) => {
+                Ok(session.compare_bytes(bytes, rules.as_deref(), labels, &PartReaders::new()))
+            }
+            _ => Err("no plan is open".to_string()),
+        });
+    };
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"compare".into());
+    let json = serde_json::to_string(request).map_err(|e| e.to_string())?;
+    let _ = Reflect::set(&message, &"request".into(), &json.into());
+    let _ = Reflect::set(&message, &"file".into(), &file);
+    decode(&call(&worker, &pending, message, None, None).await?)
 }
 
 /// Asks a lazily loaded part of the app that runs in a worker of its own (the Rego engine):

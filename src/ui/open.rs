@@ -619,7 +619,6 @@ fn finish(state: AppState, result: Result<(Loaded, Option<String>), String>) {
     state.graph.reset();
     // A comparison belongs to the plan it was made for.
     state.since.set(None);
-    state.since_source.set_value(None);
     // A label belongs to the plan it was set for.
     state.rules.environment.set(
         pending

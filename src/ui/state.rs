@@ -125,9 +125,6 @@ pub struct AppState {
     /// The marks of the addresses that changed since (`JudgedComparison::marks`), derived once
     /// per comparison for the list's rows to look up.
     pub since_marks: Memo<Arc<HashMap<String, crate::session::compare::SinceMark>>>,
-    /// What the open comparison was made with (the last plan's text, or its link), for a share
-    /// link that reopens it.
-    pub since_source: StoredValue<Option<String>>,
     /// The older plan a link carried (`was=`), compared with once the link's plan is open.
     pub pending_since: StoredValue<Option<String>>,
     /// The roll-up's filter and search, kept while a row's plan is open.
@@ -173,7 +170,6 @@ impl AppState {
             showing_fleet: RwSignal::new(false),
             since,
             since_marks,
-            since_source: StoredValue::new(None),
             pending_since: StoredValue::new(None),
             fleet_filter: RwSignal::new(crate::fleet::FleetFilter::default()),
             fleet_place: StoredValue::new(None),

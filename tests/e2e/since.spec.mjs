@@ -3,8 +3,10 @@
 // what is no longer planned is listed, the list's rows that changed are marked and can be the only
 // ones shown, and the diff says what changed since. At 1400x860 and 390x844.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { test, expect, REPO } from "./harness.mjs";
 import { gotoApp, openPlan, closeDetail } from "./helpers.mjs";
 
@@ -49,6 +51,26 @@ for (const [device, viewport] of [
       await closeDetail(page);
       await page.getByTestId("since-clear").click();
       await expect(page.getByTestId("since-panel")).toHaveCount(0);
+    });
+
+    test("the last plan's file goes to the plan's worker as it is (gzip too), and Share carries it", async ({ page }) => {
+      // The page hands the File over; the worker reads and decodes it as it reads an opened plan.
+      const gz = join(mkdtempSync(join(tmpdir(), "since-")), "before.json.gz");
+      writeFileSync(gz, gzipSync(readFileSync(join(FIX, "before.json"))));
+      await gotoApp(page);
+      await openPlan(page, join(FIX, "after.json"));
+      await page.getByTestId("since-open").click();
+      await page.getByTestId("since-file").setInputFiles(gz);
+      await expect(page.getByTestId("since-text")).toContainText("1 new change");
+      await expect(page.getByTestId("since-gone")).toContainText("aws_s3_bucket.delete_bucket");
+      // The worker kept the older plan: the full link carries it (was=), and no longer once the
+      // comparison is stopped.
+      await page.getByTestId("share").click();
+      expect(await page.getByTestId("share-full-link").inputValue()).toContain("was=");
+      await page.keyboard.press("Escape");
+      await page.getByTestId("since-clear").click();
+      await page.getByTestId("share").click();
+      expect(await page.getByTestId("share-full-link").inputValue()).not.toContain("was=");
     });
 
     test("compared with the link `planlens link` made of the last plan", async ({ page, origin }) => {
