@@ -73,6 +73,44 @@ for (const [device, viewport] of [
       expect(await page.getByTestId("share-full-link").inputValue()).not.toContain("was=");
     });
 
+    test("the graph marks what changed since, its legend says so, and so does its SVG export", async ({ page }) => {
+      await gotoApp(page);
+      await openPlan(page, join(FIX, "after.json"));
+      await page.getByTestId("since-open").click();
+      await page.getByTestId("since-file").setInputFiles(join(FIX, "before.json"));
+      await expect(page.getByTestId("since-text")).toContainText("1 new change");
+      await page.getByTestId("tab-graph").click();
+      await expect(page.getByTestId("graph-counts")).toHaveText(/resource instance/);
+      // Badges on the canvas (a canvas has no DOM: it says how many boxes carry one).
+      await expect.poll(async () => Number(await page.getByTestId("graph-canvas").getAttribute("data-since-marked"))).toBeGreaterThanOrEqual(3);
+      // The status line says it in words, with what is gone (no node can show that).
+      await expect(page.getByTestId("graph-since")).toHaveText(/\d+ resources marked since the last plan · 1 change no longer planned \(not in this graph\)/);
+      await page.getByTestId("graph-legend").locator("summary").click();
+      await expect(page.getByTestId("legend-since-new")).toContainText("new since the last plan");
+      await expect(page.getByTestId("legend-since-action")).toContainText("its action changed");
+      await expect(page.getByTestId("legend-since-values")).toContainText("its planned values changed");
+      await expect(page.getByTestId("legend-since-gone")).toHaveText("1 change no longer planned (not in this graph)");
+      await page.screenshot({ path: `/tmp/shots/since-graph-${device}.png` });
+      await page.getByTestId("graph-legend").locator("summary").click();
+      // The SVG export carries the badges and the legend's row.
+      const exportSvg = page.getByTestId("graph-export-svg");
+      if (!(await exportSvg.isVisible())) await page.getByTestId("graph-more").click();
+      const [download] = await Promise.all([page.waitForEvent("download"), exportSvg.click()]);
+      const svg = readFileSync(await download.path(), "utf8");
+      expect(svg).toContain('data-address="aws_s3_bucket.added_bucket"');
+      expect(svg).toMatch(/data-address="aws_s3_bucket.added_bucket"[^\n]*data-since="new"/);
+      expect(svg).toMatch(/data-address="aws_s3_bucket.update_bucket"[^\n]*data-since="action"/);
+      expect(svg).toContain("Since the last plan:");
+      const more = page.getByTestId("graph-more");
+      if ((await more.isVisible()) && (await more.getAttribute("aria-expanded")) === "true") await more.click();
+      // Stopped comparing: no badge, no legend entry, no status.
+      await page.getByTestId("since-clear").click();
+      await expect(page.getByTestId("graph-since")).toHaveCount(0);
+      await expect.poll(async () => page.getByTestId("graph-canvas").getAttribute("data-since-marked")).toBe("0");
+      await page.getByTestId("graph-legend").locator("summary").click();
+      await expect(page.getByTestId("legend-since-new")).toHaveCount(0);
+    });
+
     test("compared with the link `planlens link` made of the last plan", async ({ page, origin }) => {
       const link = planlens(["link", "--base", `${origin}/`, join(FIX, "before.json")]).trim();
       await gotoApp(page);

@@ -37,16 +37,9 @@ pub struct JudgedComparison {
     pub verdict: VerdictChange,
 }
 
-/// How one resource changed since the older plan, as a list marks it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SinceMark {
-    /// Planned now, not then.
-    New,
-    /// Planned then with another action.
-    ActionChanged,
-    /// The same action, other planned values.
-    ValuesChanged,
-}
+/// How one resource changed since the older plan, as the list and the graph mark it (in the
+/// model, so that the graph, which does not know the session, can draw it).
+pub use planlens_model::since::SinceMark;
 
 impl JudgedComparison {
     /// The mark of every address that changed since (new before action changed before values
