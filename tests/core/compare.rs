@@ -429,3 +429,22 @@ fn the_last_plans_file_as_bytes_compares_as_its_text_and_the_link_carries_it() {
     };
     assert!(!message.is_empty());
 }
+
+/// Two sets of plans are matched by name, the same way for the CLI and the page's roll-up: the
+/// plans only in the newer set, the plans gone, and the pairs in the newer set's order.
+#[test]
+fn two_sets_are_matched_by_name() {
+    use planlens::session::compare::{SetMatch, match_sets};
+    let m = match_sets(&["net", "app", "old", "app"], &["db", "app", "net"]);
+    assert_eq!(
+        m,
+        SetMatch {
+            added: vec![0],
+            removed: vec![2],
+            pairs: vec![(1, 1), (0, 2)],
+        }
+    );
+    assert_eq!(match_sets(&[], &[]), SetMatch::default());
+    let m = match_sets(&["a"], &[]);
+    assert_eq!((m.added.len(), m.removed, m.pairs.len()), (0, vec![0], 0));
+}

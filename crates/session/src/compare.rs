@@ -487,3 +487,31 @@ pub fn open_other(
         .unwrap_or_else(|| "the last plan (link)".into());
     planlens_load::load_plan_text_with(text, &name, mask, readers)
 }
+
+/// Two sets of plans matched by name (the last review's and this one's): what `planlens compare`
+/// prints for two sets and what the roll-up says per row.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetMatch {
+    /// Plans only in the newer set: their places in it, in its order.
+    pub added: Vec<usize>,
+    /// Plans only in the older set: their places in it, in its order.
+    pub removed: Vec<usize>,
+    /// Plans in both, in the newer set's order: (place in the older set, place in the newer).
+    pub pairs: Vec<(usize, usize)>,
+}
+
+/// Matches the plans of two sets by name, exactly (the names `load::set::names` gives, which
+/// are the same for the same files however they were opened). A name given twice in the older
+/// set matches its first plan.
+pub fn match_sets(old: &[&str], new: &[&str]) -> SetMatch {
+    let in_old = |name: &str| old.iter().position(|o| *o == name);
+    SetMatch {
+        added: (0..new.len())
+            .filter(|&i| in_old(new[i]).is_none())
+            .collect(),
+        removed: (0..old.len()).filter(|&i| !new.contains(&old[i])).collect(),
+        pairs: (0..new.len())
+            .filter_map(|i| Some((in_old(new[i])?, i)))
+            .collect(),
+    }
+}
