@@ -15,6 +15,18 @@ use crate::model::text::visible;
 use crate::session::compare::{JudgedComparison, SinceMark};
 use crate::session::{Request, Response};
 
+thread_local! {
+    /// The last plan's file to compare the plan named so with once it is open (a roll-up's row
+    /// compared with the last review's set).
+    static PENDING_FILE: std::cell::RefCell<Option<(String, web_sys::File)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Compares the plan being opened (named `name`) with `file` once it is open.
+pub fn compare_when_open(name: String, file: web_sys::File) {
+    PENDING_FILE.with(|p| *p.borrow_mut() = Some((name, file)));
+}
+
 /// How many changes no longer planned are listed before *Show the other N*.
 const GONE_SHOWN: usize = 50;
 
@@ -109,6 +121,20 @@ pub fn SincePanel() -> impl IntoView {
         {
             state.pending_since.set_value(None);
             compare(state, Other::Link(older), busy, error);
+        }
+        // Only once that plan is open, not the one open while it opens.
+        let open_name = state
+            .loaded
+            .with(|l| l.as_ref().map(|l| l.doc.name.clone()));
+        let pending = PENDING_FILE.with(|p| {
+            let mut p = p.borrow_mut();
+            let due = p
+                .as_ref()
+                .is_some_and(|(name, _)| Some(name) == open_name.as_ref());
+            if due { p.take() } else { None }
+        });
+        if let Some((_, file)) = pending {
+            compare(state, Other::File(file), busy, error);
         }
     });
     let choose = move |ev: leptos::ev::Event| {

@@ -448,3 +448,53 @@ fn two_sets_are_matched_by_name() {
     let m = match_sets(&["a"], &[]);
     assert_eq!((m.added.len(), m.removed, m.pairs.len()), (0, vec![0], 0));
 }
+
+/// The roll-up's rows since the last review: each plan of the newer set new or compared with its
+/// namesake (how many changes differ, the verdict before → after), then the plans gone.
+#[test]
+fn a_set_compared_with_the_last_reviews_set_plan_by_plan() {
+    use planlens::load::Direct;
+    use planlens::load::set::Member;
+    use planlens::session::compare::{SinceOfPlan, sets_since};
+    let text = |name: &str| String::from_utf8(common::own_fixture(name)).unwrap();
+    let member = |name: &str, file: &str| Member {
+        name: name.to_string(),
+        text: text(file),
+    };
+    let old = [
+        member("prod/app", "compare/before.json"),
+        member("prod/dns", "compare/after.json"),
+        member("prod/old", "compare/before.json"),
+    ];
+    let new = [
+        member("prod/app", "compare/after.json"),
+        member("prod/dns", "compare/after.json"),
+        member("prod/db", "compare/before.json"),
+    ];
+    let rows = sets_since(
+        &old,
+        &new,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+        &Default::default(),
+        &Direct,
+    );
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["prod/app", "prod/dns", "prod/db", "prod/old"]);
+    let (before, after) = pair();
+    let judged = builtin_judged(&before, &after);
+    assert_eq!(
+        rows[0].since,
+        SinceOfPlan::Compared {
+            changes: judged.changes(),
+            verdict: judged.verdict.clone(),
+        }
+    );
+    assert!(judged.changes() >= 3);
+    assert!(matches!(
+        rows[1].since,
+        SinceOfPlan::Compared { changes: 0, .. }
+    ));
+    assert_eq!(rows[2].since, SinceOfPlan::New);
+    assert_eq!(rows[3].since, SinceOfPlan::Gone);
+}

@@ -136,3 +136,70 @@ for (const [device, viewport] of [
     });
   });
 }
+
+// Sets (a roll-up of several plans) compared with the last review's set, plan by plan.
+for (const [device, viewport] of [
+  ["desktop", { width: 1400, height: 860 }],
+  ["phone", { width: 390, height: 844 }],
+]) {
+  test.describe(`${device} roll-up`, () => {
+    test.use({ viewport });
+
+    test("a roll-up compared with the last review's plans: each row says what changed since", async ({ page }) => {
+      const dir = mkdtempSync(join(tmpdir(), "since-set-"));
+      const write = (side, name, file) => {
+        const path = join(dir, side, name);
+        execFileSync("mkdir", ["-p", join(dir, side)]);
+        writeFileSync(path, readFileSync(join(FIX, file)));
+        return path;
+      };
+      const older = [write("old", "app.json", "before.json"), write("old", "dns.json", "after.json"), write("old", "cache.json", "before.json")];
+      const newer = [write("new", "app.json", "after.json"), write("new", "dns.json", "after.json"), write("new", "db.json", "before.json")];
+      await gotoApp(page);
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(newer);
+      await expect(page.locator("[data-testid=fleet-row][data-kind=plan]")).toHaveCount(3);
+      await page.getByTestId("rollup-since-open").click();
+      await page.getByTestId("rollup-since-files").setInputFiles(older);
+      await expect(page.getByTestId("rollup-since-text")).toHaveText("Since the last review: 1 new plan, 1 plan gone, 1 changed, 1 unchanged.");
+      await expect(page.getByTestId("rollup-since-gone")).toContainText("cache");
+      const since = (name) => page.locator(`[data-testid=fleet-row][data-id^='${name}'] [data-testid=rollup-since]`);
+      await expect(since("app")).toHaveAttribute("data-since", "changed");
+      await expect(since("app")).toContainText(/\d+ changes since/);
+      await expect(since("dns")).toHaveText("unchanged since");
+      await expect(since("db")).toHaveText("new plan since the last review");
+      await page.screenshot({ path: `/tmp/shots/since-rollup-${device}.png`, fullPage: true });
+      // Only plans that changed since.
+      await page.getByTestId("rollup-since-only").click();
+      await expect(page.locator("[data-testid=fleet-row][data-kind=plan]")).toHaveCount(2);
+      await expect(since("dns")).toHaveCount(0);
+      // A row's plan opens compared with its namesake in the last review's set.
+      await page.locator("[data-testid=fleet-row][data-id^='app'] [data-testid=fleet-row-head]").click();
+      await expect(page.getByTestId("since-text")).toContainText("1 new change");
+      await expect(page.locator("[data-testid=resource-row][data-address='aws_s3_bucket.added_bucket'] [data-testid=since-mark]")).toHaveAttribute("data-since", "new");
+    });
+
+    test("a roll-up compared with the set link of the last review; a redacted roll-up link says why not", async ({ page, origin }) => {
+      const dir = mkdtempSync(join(tmpdir(), "since-set-"));
+      const write = (side, name, file) => {
+        const path = join(dir, side, name);
+        execFileSync("mkdir", ["-p", join(dir, side)]);
+        writeFileSync(path, readFileSync(join(FIX, file)));
+        return path;
+      };
+      const older = [write("old", "app.json", "before.json"), write("old", "dns.json", "after.json")];
+      const newer = [write("new", "app.json", "after.json"), write("new", "dns.json", "after.json")];
+      const link = planlens(["link", "--base", `${origin}/`, ...older]).trim();
+      expect(link).toContain("s=");
+      await gotoApp(page);
+      await page.locator("input[type=file][data-testid=plan-file]").setInputFiles(newer);
+      await expect(page.locator("[data-testid=fleet-row][data-kind=plan]")).toHaveCount(2);
+      await page.getByTestId("rollup-since-open").click();
+      await page.getByTestId("rollup-since-link").fill(`${origin}/#ru=abc`);
+      await page.getByTestId("rollup-since-compare").click();
+      await expect(page.getByTestId("rollup-since-error")).toContainText("carries no plans");
+      await page.getByTestId("rollup-since-link").fill(link);
+      await page.getByTestId("rollup-since-compare").click();
+      await expect(page.getByTestId("rollup-since-text")).toHaveText("Since the last review: 0 new plans, 0 plans gone, 1 changed, 1 unchanged.");
+    });
+  });
+}

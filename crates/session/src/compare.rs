@@ -155,7 +155,8 @@ fn findings(doc: &Document, evaluation: &Evaluation) -> BTreeMap<Identity, Findi
 /// counted.
 pub const MAX_NAMED: usize = 5;
 
-fn verdict_label(key: &str) -> &'static str {
+/// A verdict's words from its key (as `VerdictChange` holds it).
+pub fn verdict_label(key: &str) -> &'static str {
     [
         Verdict::NotAPlan,
         Verdict::Pass,
@@ -514,4 +515,87 @@ pub fn match_sets(old: &[&str], new: &[&str]) -> SetMatch {
             .filter_map(|i| Some((in_old(new[i])?, i)))
             .collect(),
     }
+}
+
+/// What changed since the last review for one plan of a set (a row of the roll-up).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanSince {
+    /// The plan's name, as both sets name it.
+    pub name: String,
+    /// What changed since.
+    pub since: SinceOfPlan,
+}
+
+/// How one plan of a set changed since the last review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SinceOfPlan {
+    /// Not in the last review's set.
+    New,
+    /// In the last review's set only.
+    Gone,
+    /// In both: how many changes differ (added, no longer planned, action or values changed) and
+    /// the verdict before → after.
+    Compared {
+        changes: usize,
+        verdict: VerdictChange,
+    },
+    /// In both, but one of them could not be opened: why.
+    Unreadable(String),
+}
+
+impl JudgedComparison {
+    /// How many planned changes differ: added, no longer planned, action changed, values changed.
+    pub fn changes(&self) -> usize {
+        let c = &self.comparison;
+        c.added.len() + c.removed.len() + c.action_changed.len() + c.values_changed.len()
+    }
+}
+
+/// Every plan of two sets, matched by name ([`match_sets`]): the newer set's plans in its order
+/// (new, or compared with their older counterpart under `rules` and `labels`), then the plans
+/// gone. Each plan is read with `mask` through `readers`.
+pub fn sets_since(
+    old: &[planlens_load::set::Member],
+    new: &[planlens_load::set::Member],
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+    mask: &planlens_model::mask::Mask,
+    readers: &dyn planlens_load::Readers,
+) -> Vec<PlanSince> {
+    let names = |set: &[planlens_load::set::Member]| -> Vec<String> {
+        set.iter().map(|m| m.name.clone()).collect()
+    };
+    let (old_names, new_names) = (names(old), names(new));
+    let matched = match_sets(
+        &old_names.iter().map(String::as_str).collect::<Vec<_>>(),
+        &new_names.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let open = |m: &planlens_load::set::Member| {
+        planlens_load::load_plan_text_with(m.text.clone(), &m.name, mask, readers)
+            .map_err(|e| format!("{}: {e}", m.name))
+    };
+    let mut rows: Vec<PlanSince> = new
+        .iter()
+        .map(|m| PlanSince {
+            name: m.name.clone(),
+            since: SinceOfPlan::New,
+        })
+        .collect();
+    for &(o, n) in &matched.pairs {
+        rows[n].since = match (open(&old[o]), open(&new[n])) {
+            (Ok(a), Ok(b)) => {
+                let judged = compare_judged(&a, &b, rules, labels);
+                SinceOfPlan::Compared {
+                    changes: judged.changes(),
+                    verdict: judged.verdict,
+                }
+            }
+            (Err(e), _) | (_, Err(e)) => SinceOfPlan::Unreadable(e),
+        };
+    }
+    rows.extend(matched.removed.iter().map(|&i| PlanSince {
+        name: old[i].name.clone(),
+        since: SinceOfPlan::Gone,
+    }));
+    rows
 }

@@ -67,7 +67,8 @@ pub struct OpenOptions {
 }
 
 impl OpenOptions {
-    fn mask(&self) -> Mask {
+    /// The secret-name mask these options ask for.
+    pub fn mask(&self) -> Mask {
         Mask::new(self.mask_builtin, &self.mask_user)
     }
 }
@@ -280,6 +281,9 @@ pub enum Response {
     Rows(Vec<planlens_fleet::PlanRow>),
     /// What changed since the plan last reviewed.
     Compared(Box<compare::JudgedComparison>),
+    /// A set compared with the last review's set, plan by plan (the worker sends the older
+    /// set's names and texts beside it, for its rows to open compared).
+    SetSince(Vec<compare::PlanSince>),
 }
 
 /// What opening files gave: one plan (or state, or anything else a document holds) with its
