@@ -40,8 +40,12 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // first paint does not wait for this module (issue 27). 1,087,407 B once a plan can be compared
 // with the last one reviewed in the page (issue 29: +62 KB, the comparison in the plan's worker
 // and its panel; 42 KB raw of it is the comparison's own functions, the rest their generic code).
-// Both are candidates for a lazily loaded part, as the readers are. The ceiling is that plus 0.2 %.
-const CEILING = 1_089_600;
+// Both are candidates for a lazily loaded part, as the readers are. 1,112,283 B (from
+// 1,089,080 B at 36e3aa1, +23.2 KB) once the last plan's file goes to the worker as a File
+// (about +3.7 KB), the graph marks what changed since (about +3.0 KB) and a roll-up is compared
+// with the last review's set in the page (about +16.5 KB: its panel, the worker's message and
+// `sets_since`). The ceiling is that plus 0.2 %.
+const CEILING = 1_114_500;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },
