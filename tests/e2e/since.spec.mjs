@@ -3,7 +3,7 @@
 // what is no longer planned is listed, the list's rows that changed are marked and can be the only
 // ones shown, and the diff says what changed since. At 1400x860 and 390x844.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -138,6 +138,17 @@ for (const [device, viewport] of [
 }
 
 // Sets (a roll-up of several plans) compared with the last review's set, plan by plan.
+
+/** Writes a fixture of tests/fixtures/compare as `side/name` in a new temporary folder. */
+function setWriter() {
+  const dir = mkdtempSync(join(tmpdir(), "since-set-"));
+  return (side, name, file) => {
+    const path = join(dir, side, name);
+    mkdirSync(join(dir, side), { recursive: true });
+    writeFileSync(path, readFileSync(join(FIX, file)));
+    return path;
+  };
+}
 for (const [device, viewport] of [
   ["desktop", { width: 1400, height: 860 }],
   ["phone", { width: 390, height: 844 }],
@@ -146,13 +157,7 @@ for (const [device, viewport] of [
     test.use({ viewport });
 
     test("a roll-up compared with the last review's plans: each row says what changed since", async ({ page }) => {
-      const dir = mkdtempSync(join(tmpdir(), "since-set-"));
-      const write = (side, name, file) => {
-        const path = join(dir, side, name);
-        execFileSync("mkdir", ["-p", join(dir, side)]);
-        writeFileSync(path, readFileSync(join(FIX, file)));
-        return path;
-      };
+      const write = setWriter();
       const older = [write("old", "app.json", "before.json"), write("old", "dns.json", "after.json"), write("old", "cache.json", "before.json")];
       const newer = [write("new", "app.json", "after.json"), write("new", "dns.json", "after.json"), write("new", "db.json", "before.json")];
       await gotoApp(page);
@@ -179,13 +184,7 @@ for (const [device, viewport] of [
     });
 
     test("a roll-up compared with the set link of the last review; a redacted roll-up link says why not", async ({ page, origin }) => {
-      const dir = mkdtempSync(join(tmpdir(), "since-set-"));
-      const write = (side, name, file) => {
-        const path = join(dir, side, name);
-        execFileSync("mkdir", ["-p", join(dir, side)]);
-        writeFileSync(path, readFileSync(join(FIX, file)));
-        return path;
-      };
+      const write = setWriter();
       const older = [write("old", "app.json", "before.json"), write("old", "dns.json", "after.json")];
       const newer = [write("new", "app.json", "after.json"), write("new", "dns.json", "after.json")];
       const link = planlens(["link", "--base", `${origin}/`, ...older]).trim();

@@ -21,7 +21,7 @@ use planlens_model::text::visible;
 use planlens_readers::Direct;
 use planlens_rules::{Evaluation, RuleSet};
 use planlens_session::compare::{
-    JudgedComparison, compare_judged, markdown_since, match_sets, text_since,
+    JudgedComparison, compare_judged, markdown_since, match_members, text_since,
 };
 
 use crate::{finish, mask_for, open_or_report, rule_set, usage};
@@ -192,7 +192,7 @@ pub fn run(args: &[&str]) -> ExitCode {
     }
 }
 
-/// Two sets compared plan by plan, matched by name (`session::compare::match_sets`, which the
+/// Two sets compared plan by plan, matched by name (`session::compare::match_members`, which the
 /// page's roll-up uses too): the plans only in NEW, the plans gone, and
 /// each plan in both compared as two plans are (`{"plans_added", "plans_removed", "plans":
 /// [{name, …one comparison…}]}`; text and markdown one section per plan that differs).
@@ -209,14 +209,7 @@ fn compare_sets(
             ExitCode::from(3)
         })
     };
-    let names = |set: &[planlens_load::set::Member]| -> Vec<String> {
-        set.iter().map(|m| m.name.clone()).collect()
-    };
-    let (old_names, new_names) = (names(old), names(new));
-    let matched = match_sets(
-        &old_names.iter().map(String::as_str).collect::<Vec<_>>(),
-        &new_names.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    let matched = match_members(old, new);
     let added: Vec<&str> = (matched.added.iter())
         .map(|&i| new[i].name.as_str())
         .collect();

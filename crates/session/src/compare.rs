@@ -517,6 +517,17 @@ pub fn match_sets(old: &[&str], new: &[&str]) -> SetMatch {
     }
 }
 
+/// [`match_sets`] of two sets' plans, by their names.
+pub fn match_members(
+    old: &[planlens_load::set::Member],
+    new: &[planlens_load::set::Member],
+) -> SetMatch {
+    fn names(set: &[planlens_load::set::Member]) -> Vec<&str> {
+        set.iter().map(|m| m.name.as_str()).collect()
+    }
+    match_sets(&names(old), &names(new))
+}
+
 /// What changed since the last review for one plan of a set (a row of the roll-up).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanSince {
@@ -562,14 +573,7 @@ pub fn sets_since(
     mask: &planlens_model::mask::Mask,
     readers: &dyn planlens_load::Readers,
 ) -> Vec<PlanSince> {
-    let names = |set: &[planlens_load::set::Member]| -> Vec<String> {
-        set.iter().map(|m| m.name.clone()).collect()
-    };
-    let (old_names, new_names) = (names(old), names(new));
-    let matched = match_sets(
-        &old_names.iter().map(String::as_str).collect::<Vec<_>>(),
-        &new_names.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    let matched = match_members(old, new);
     let open = |m: &planlens_load::set::Member| {
         planlens_load::load_plan_text_with(m.text.clone(), &m.name, mask, readers)
             .map_err(|e| format!("{}: {e}", m.name))
