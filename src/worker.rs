@@ -12,6 +12,8 @@
 //! (`PartReaders::take_missed`), the worker loads it into them and opens the files again, so plan
 //! JSON never waits for it. `ask` messages go to the one `Session` (or the fleet: `FleetLink`). It
 //! reads JavaScript values with `ui::js`.
+//! A `compare` message hands over the file of the plan last reviewed, read here as `open` reads
+//! a file, so the comparison never goes through the page as text.
 //!
 //! An opened index and the Rego engine's inputs travel as transferred UTF-8 buffers (the plan text
 //! beside the JSON, unescaped); the steps of an open come back as `timings`, which the page records
@@ -160,6 +162,41 @@ pub fn worker_start() {
                     let _ = Reflect::set(&message, &"texts".into(), &texts);
                     let _ = scope().post_message_with_transfer(&message, &buffers);
                 }),
+                Some("compare_set") => wasm_bindgen_futures::spawn_local(async move {
+                    let (response, older) = match compare_set(id, &data).await {
+                        Ok((rows, older)) => (Response::SetSince(rows), older),
+                        Err(message) => (Response::Failed(message), Vec::new()),
+                    };
+                    // The set's texts go back to the page (handed over, not copied), and the
+                    // older set's plans with them, for its rows to open compared.
+                    let texts = js_sys::Array::from(&get(&data, "texts"));
+                    let buffers = js_sys::Array::new();
+                    for t in texts.iter() {
+                        buffers.push(&js_sys::Uint8Array::from(t).buffer());
+                    }
+                    let (older_names, older_texts) = (js_sys::Array::new(), js_sys::Array::new());
+                    for m in &older {
+                        let bytes = js_sys::Uint8Array::from(m.text.as_bytes());
+                        buffers.push(&bytes.buffer());
+                        older_names.push(&JsValue::from_str(&m.name));
+                        older_texts.push(&bytes);
+                    }
+                    let json = serde_json::to_string(&response).unwrap_or_default();
+                    let message = Object::new();
+                    let _ = Reflect::set(&message, &"id".into(), &id.into());
+                    let _ = Reflect::set(&message, &"kind".into(), &"done".into());
+                    let _ = Reflect::set(&message, &"response".into(), &json.into());
+                    let _ = Reflect::set(&message, &"texts".into(), &texts);
+                    let _ = Reflect::set(&message, &"older_names".into(), &older_names);
+                    let _ = Reflect::set(&message, &"older_texts".into(), &older_texts);
+                    let _ = scope().post_message_with_transfer(&message, &buffers);
+                }),
+                Some("compare") => wasm_bindgen_futures::spawn_local(async move {
+                    let response = compare_file(id, &data)
+                        .await
+                        .unwrap_or_else(Response::Failed);
+                    reply(id, response);
+                }),
                 Some("ask") => {
                     let request = get(&data, "request").as_string().unwrap_or_default();
                     let response = match serde_json::from_str::<Request>(&request) {
@@ -228,6 +265,121 @@ async fn open(id: f64, data: &JsValue) -> Result<Response, String> {
     SESSION.with(|s| *s.borrow_mut() = Some(session));
     TIMINGS.with(|t| *t.borrow_mut() = clock.laps);
     Ok(Response::Opened(Box::new(index)))
+}
+
+/// Compares the open plan with the last plan's `file` (a `File` the page handed over, read here
+/// like an opened file: the page never reads it), under the `request`'s rules and labels
+/// (`Request::CompareFile`). A file that needs the readers' part waits for it, once.
+async fn compare_file(id: f64, data: &JsValue) -> Result<Response, String> {
+    let request = get(data, "request").as_string().unwrap_or_default();
+    let Ok(Request::CompareFile { rules, labels }) = serde_json::from_str(&request) else {
+        return Err("the comparison's request does not read".to_string());
+    };
+    let file: web_sys::File = get(data, "file")
+        .dyn_into()
+        .map_err(|_| "the last plan's file was not sent".to_string())?;
+    let compare = |bytes| {
+        SESSION.with(|s| match &mut *s.borrow_mut() {
+            Some(session) => {
+                READERS.with(|r| session.compare_bytes(bytes, rules.as_deref(), &labels, r))
+            }
+            None => Response::Failed("no plan is open".to_string()),
+        })
+    };
+    READERS.with(PartReaders::take_missed);
+    let bytes = from_yaml(id, read_file(id, &file, 0.0, file.size()).await?).await?;
+    let answer = compare(bytes);
+    if !READERS.with(PartReaders::take_missed) {
+        return Ok(answer);
+    }
+    progress(id, "part:readers", 0.0, 0.0);
+    load_readers().await?;
+    let bytes = from_yaml(id, read_file(id, &file, 0.0, file.size()).await?).await?;
+    Ok(compare(bytes))
+}
+
+/// Compares the set `data` carries (`names`, `texts`: the open roll-up's plans) with the last
+/// review's set, given as its `files` (read here as an open reads them: folders, archives, several
+/// plans in a text) or its set `link` (`s=`), plan by plan (`session::compare::sets_since`). Gives the rows and the older
+/// set's plans.
+async fn compare_set(
+    id: f64,
+    data: &JsValue,
+) -> Result<
+    (
+        Vec<planlens::session::compare::PlanSince>,
+        Vec<planlens::load::set::Member>,
+    ),
+    String,
+> {
+    let options: OpenOptions =
+        serde_json::from_str(&get(data, "options").as_string().unwrap_or_default())
+            .map_err(|e| format!("the page's options do not read: {e}"))?;
+    let rules = planlens::session::set::rule_set(options.rules.as_deref())
+        .unwrap_or_else(|_| planlens::rules::RuleSet::builtin());
+    let older = match get(data, "link").as_string() {
+        Some(link) => set_link_members(&link)?,
+        None => read_older(id, data, &options).await?,
+    };
+    let names = js_sys::Array::from(&get(data, "names"));
+    let texts = js_sys::Array::from(&get(data, "texts"));
+    let newer: Vec<_> = (0..names.length())
+        .map(|i| member(&names, &texts, i))
+        .collect();
+    let mask = options.mask();
+    let rows = READERS.with(|r| {
+        planlens::session::compare::sets_since(&older, &newer, &rules, &options.labels, &mask, r)
+    });
+    Ok((rows, older))
+}
+
+/// The plans a Planlens set link carries (`s=`); a redacted roll-up (`ru=`) carries none.
+fn set_link_members(link: &str) -> Result<Vec<planlens::load::set::Member>, String> {
+    let fragment =
+        planlens::load::fragment::Fragment::parse(link.split_once('#').map_or("", |(_, h)| h));
+    if fragment.rollup.is_some() {
+        return Err(
+            "A redacted roll-up link (ru=) carries no plans to compare: use the full \
+                    link of the plans (s=) or their files."
+                .to_string(),
+        );
+    }
+    let payload = fragment.set.ok_or_else(|| {
+        "This link carries no set of plans (s=): give the last review's set link or its files."
+            .to_string()
+    })?;
+    planlens::load::link::decode(&payload)
+        .map_err(|e| e.to_string())
+        .and_then(|json| planlens::load::set::read_payload(&json).map_err(|e| e.to_string()))
+        .map_err(|e| format!("This link's plans cannot be read: {e}"))
+}
+
+/// The last review's set from the `files` a message carries, read as an open reads them.
+async fn read_older(
+    id: f64,
+    data: &JsValue,
+    options: &OpenOptions,
+) -> Result<Vec<planlens::load::set::Member>, String> {
+    let mut clock = Clock::start();
+    let open_older = |files| READERS.with(|r| Session::open_files(files, options, r));
+    READERS.with(PartReaders::take_missed);
+    let mut older = open_older(read_all(id, data, options, &mut clock).await?);
+    if READERS.with(PartReaders::take_missed) {
+        load_readers().await?;
+        older = open_older(read_all(id, data, options, &mut clock).await?);
+    }
+    Ok(match older.map_err(|e| e.to_string())? {
+        Opened::Set(set) => set.members,
+        Opened::Plan(session) => vec![planlens::load::set::Member {
+            name: session.document().name.clone(),
+            text: session.document().source_text().to_string(),
+        }],
+        Opened::Fleet(_) => {
+            return Err(
+                "These files are tf-controller workspaces, not the plans of a review.".to_string(),
+            );
+        }
+    })
 }
 
 /// Opens the plans of a set `data` carries (`names`, `members` — their places in the set —

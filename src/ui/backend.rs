@@ -9,7 +9,8 @@
 //! started (a browser without module workers), the session runs on the page itself.
 //!
 //! Messages are plain objects: to the worker `{id, kind: "open", options, file | bytes | text}`
-//! and `{id, kind: "ask", request}` (JSON text of `session::Request`); back `{id, kind:
+//! and `{id, kind: "ask", request}` (JSON text of `session::Request`; `{kind: "compare", request,
+//! file}` hands over the last plan's `File` with it); back `{id, kind:
 //! "progress", phase, done, total}` and `{id, kind: "done", response, plan?}` (JSON text of
 //! `session::Response`; an opened index's plan text travels beside it, unescaped).
 //!
@@ -868,6 +869,38 @@ pub async fn ask(request: Request) -> Result<Response, String> {
     }
 }
 
+/// Compares the open plan with the last plan's `file` (`request` is a `Request::CompareFile`):
+/// the `File` is handed to the plan's worker, which reads it (nothing of it is read or copied on
+/// the page, and the request's JSON stays small). Where the session runs on the page, the page
+/// reads it.
+pub async fn compare_file(file: web_sys::File, request: &Request) -> Result<Response, String> {
+    let worker = CURRENT.with(|c| match &*c.borrow() {
+        Some(Backend::Worker(conn)) => Some((conn.worker.clone(), conn.pending.clone())),
+        _ => None,
+    });
+    let Some((worker, pending)) = worker else {
+        let buffer = JsFuture::from(file.array_buffer())
+            .await
+            .map_err(error_message)?;
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        let Request::CompareFile { rules, labels } = request else {
+            return Err("not a comparison with a file".to_string());
+        };
+        return CURRENT.with(|c| match &mut *c.borrow_mut() {
+            Some(Backend::Local(session)) => {
+                Ok(session.compare_bytes(bytes, rules.as_deref(), labels, &PartReaders::new()))
+            }
+            _ => Err("no plan is open".to_string()),
+        });
+    };
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"compare".into());
+    let json = serde_json::to_string(request).map_err(|e| e.to_string())?;
+    let _ = Reflect::set(&message, &"request".into(), &json.into());
+    let _ = Reflect::set(&message, &"file".into(), &file);
+    decode(&call(&worker, &pending, message, None, None).await?)
+}
+
 /// Asks a lazily loaded part of the app that runs in a worker of its own (the Rego engine):
 /// `fields` are the message's (the part defines them), `transfer` the buffers handed over with
 /// it; the answer is the part's `answer` text. The part is fetched and started the first time
@@ -997,6 +1030,86 @@ pub async fn share_set(
             markdown,
             builtin_fallback,
         }) => Ok((full, redacted, markdown, builtin_fallback)),
+        Ok(Response::Failed(message)) => Err(message),
+        Ok(_) => Err("the worker answered something else".to_string()),
+        Err(e) => Err(e),
+    };
+    (result, back)
+}
+
+/// What comparing a set with the last review's set gave: the rows since, and the older set's
+/// plans (name, UTF-8 text) for its rows to open compared.
+pub type SetSince = (
+    Vec<crate::session::compare::PlanSince>,
+    Vec<(String, js_sys::Uint8Array)>,
+);
+
+/// Compares the open set (`names`, `texts`, handed over and handed back) with the last review's
+/// set, given as `files` (with their paths in a dropped folder) or, as `Err`, its set link
+/// (`s=`), in a worker of its own: it
+/// reads the files, matches the plans by name and compares each pair.
+pub async fn compare_set(
+    names: &[String],
+    texts: Vec<js_sys::Uint8Array>,
+    older: Result<Vec<(web_sys::File, String)>, String>,
+    options: &OpenOptions,
+) -> (Result<SetSince, String>, Vec<js_sys::Uint8Array>) {
+    let conn = match SPARE.with(|s| s.borrow_mut().take()) {
+        Some(conn) => Ok(conn),
+        None => start_worker(None).await,
+    };
+    prepare();
+    let conn = match conn {
+        Ok(conn) => conn,
+        Err(e) => return (Err(e), texts),
+    };
+    let message = Object::new();
+    let _ = Reflect::set(&message, &"kind".into(), &"compare_set".into());
+    let options_json = serde_json::to_string(options).unwrap_or_default();
+    let _ = Reflect::set(&message, &"options".into(), &options_json.into());
+    let (list_names, list_texts, transfer) = (
+        js_sys::Array::new(),
+        js_sys::Array::new(),
+        js_sys::Array::new(),
+    );
+    for (name, text) in names.iter().zip(&texts) {
+        list_names.push(&JsValue::from_str(name));
+        list_texts.push(text);
+        transfer.push(&text.buffer());
+    }
+    let _ = Reflect::set(&message, &"names".into(), &list_names);
+    let _ = Reflect::set(&message, &"texts".into(), &list_texts);
+    match &older {
+        Ok(files) => {
+            let (list_files, paths) = (js_sys::Array::new(), js_sys::Array::new());
+            for (file, path) in files {
+                list_files.push(file);
+                paths.push(&JsValue::from_str(path));
+            }
+            let _ = Reflect::set(&message, &"files".into(), &list_files);
+            let _ = Reflect::set(&message, &"paths".into(), &paths);
+        }
+        Err(link) => {
+            let _ = Reflect::set(&message, &"link".into(), &JsValue::from_str(link));
+        }
+    }
+    let answer = call(&conn.worker, &conn.pending, message, None, Some(&transfer)).await;
+    conn.worker.terminate();
+    let data = match answer {
+        Ok(data) => data,
+        Err(e) => return (Err(e), Vec::new()),
+    };
+    let back: Vec<js_sys::Uint8Array> = js_sys::Array::from(&get(&data, "texts"))
+        .iter()
+        .map(|t| t.unchecked_into())
+        .collect();
+    let older: Vec<(String, js_sys::Uint8Array)> = js_sys::Array::from(&get(&data, "older_names"))
+        .iter()
+        .zip(js_sys::Array::from(&get(&data, "older_texts")).iter())
+        .map(|(n, t)| (n.as_string().unwrap_or_default(), t.unchecked_into()))
+        .collect();
+    let result = match decode_answer(&data) {
+        Ok(Response::SetSince(rows)) => Ok((rows, older)),
         Ok(Response::Failed(message)) => Err(message),
         Ok(_) => Err("the worker answered something else".to_string()),
         Err(e) => Err(e),

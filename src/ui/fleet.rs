@@ -240,6 +240,7 @@ pub fn FleetView() -> impl IntoView {
                     {back}
                 </div>
                 {share}
+                {(!fleet.plans.is_empty() && open::set_has_plans()).then(|| view! { <super::set_since::SetSincePanel /> })}
                 {verdict}
                 {policies}
                 {judged_by}
@@ -282,7 +283,16 @@ pub fn FleetView() -> impl IntoView {
                 {hits}
                 <ul class="fleet-list" data-testid="fleet-list" on:keydown=move_focus>
                     {move || {
-                        let visible_rows = shown.get();
+                        // Only plans that changed since the last review, when asked.
+                        let only = state.set_since_only.get();
+                        let visible_rows: Vec<_> = shown
+                            .get()
+                            .into_iter()
+                            .filter(|e| match e {
+                                Entry::Plan(i) if only => super::set_since::changed_since(state, &fleet.plans[*i].name),
+                                _ => true,
+                            })
+                            .collect();
                         if visible_rows.is_empty() {
                             return view! {
                                 <li class="panel-empty" data-testid="fleet-none">"Nothing matches."</li>
@@ -567,6 +577,7 @@ fn plan_row(
                 <span class="fleet-ready" data-testid="rollup-summary">{visible(row.error.as_deref().unwrap_or(&row.summary))}</span>
                 <span class="fleet-plan">{verdict}</span>
                 <span class="fleet-meta" data-testid="rollup-meta">{visible(&meta.join(" · "))}</span>
+                {super::set_since::row_since(state, row.name.clone())}
             </button>
             {details}
         </li>

@@ -29,6 +29,7 @@ mod open;
 mod panels;
 mod report;
 mod rules;
+mod set_since;
 mod share;
 mod since;
 mod state;

@@ -226,6 +226,39 @@ thread_local! {
     /// they are being judged again now.
     static SET_JUDGED: std::cell::RefCell<(String, bool)> =
         const { std::cell::RefCell::new((String::new(), false)) };
+    /// The last review's set the open set was compared with (name, UTF-8 text): a row's plan
+    /// opens compared with its namesake.
+    static OLDER_SET: std::cell::RefCell<Vec<(String, js_sys::Uint8Array)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Compares the open set with the last review's set (`files`, with their paths in a dropped
+/// folder, or as `Err` its set link), in a worker: the rows since go to `AppState::set_since`, and the older plans are kept
+/// for the rows to open compared. The set's texts stay on the page.
+pub async fn compare_set(
+    state: AppState,
+    older: Result<Vec<(web_sys::File, String)>, String>,
+) -> Result<(), String> {
+    let (names, texts): (Vec<String>, Vec<js_sys::Uint8Array>) = SET
+        .with(|s| std::mem::take(&mut *s.borrow_mut()))
+        .into_iter()
+        .unzip();
+    if names.is_empty() {
+        return Err("No plans are open: open them again to compare them.".to_string());
+    }
+    let (result, back) = backend::compare_set(&names, texts, older, &options(state, "")).await;
+    SET.with(|s| *s.borrow_mut() = names.into_iter().zip(back).collect());
+    let (rows, older) = result?;
+    OLDER_SET.with(|o| *o.borrow_mut() = older);
+    state.set_since.set(Some(Arc::new(rows)));
+    Ok(())
+}
+
+/// Stops comparing the open set with the last review's.
+pub fn stop_comparing_set(state: AppState) {
+    OLDER_SET.with(|o| o.borrow_mut().clear());
+    state.set_since.set(None);
+    state.set_since_only.set(false);
 }
 
 /// Reads a set's plans in workers (with progress: `n of N plans`) and shows the roll-up; keeps
@@ -256,6 +289,8 @@ async fn open_set(
         Ok((plans, texts)) => {
             SET_JUDGED.with(|j| *j.borrow_mut() = (judged, false));
             SET.with(|s| *s.borrow_mut() = names.into_iter().zip(texts).collect());
+            // A comparison belongs to the set it was made for.
+            stop_comparing_set(state);
             state.fleet_filter.set(Default::default());
             state.fleet_place.set_value(None);
             state.status.set(Status::Idle);
@@ -385,6 +420,20 @@ pub fn open_member(state: AppState, member: usize, address: Option<String>) {
         name: name.clone(),
         bytes: f64::from(text.length()),
     });
+    // Compared with the last review's set: the plan opens compared with its namesake there,
+    // whose text is handed to the plan's worker as a file (never read on the page).
+    let older = OLDER_SET.with(|o| {
+        o.borrow()
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t.clone())
+    });
+    if let Some(older) = older {
+        let parts = js_sys::Array::of1(&older);
+        if let Ok(file) = web_sys::File::new_with_u8_array_sequence(&parts, &name) {
+            super::since::compare_when_open(name.clone(), file);
+        }
+    }
     // A plan of a set a link carried keeps the set in the address bar: a row's deep link.
     let source = match set_link_payload() {
         Some(set) => PlanSource::Member(set, member),
@@ -696,7 +745,6 @@ fn finish(state: AppState, result: Result<(Loaded, Option<String>), String>) {
     state.graph.reset();
     // A comparison belongs to the plan it was made for.
     state.since.set(None);
-    state.since_source.set_value(None);
     // A label belongs to the plan it was set for.
     state.rules.environment.set(
         pending

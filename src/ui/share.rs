@@ -76,8 +76,10 @@ async fn prepare(state: AppState) -> Result<Prepared, String> {
         labels: state.rules.labels(),
         by_address: by_address.clone(),
         policies: state.rules.policy_answer.get_untracked(),
-        // A comparison open: the full link carries the plan last reviewed too.
-        since: state.since_source.get_value(),
+        // A comparison open: the full link carries the plan last reviewed too (the session
+        // kept it).
+        since: None,
+        since_compared: state.since.with_untracked(Option::is_some),
     };
     // Both links (and the comment) are made by one request, so both measures time all of it.
     mark("planlens:share-start");

@@ -8,13 +8,27 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use super::AppState;
 use super::backend;
 use crate::model::text::visible;
 use crate::session::compare::{JudgedComparison, SinceMark};
 use crate::session::{Request, Response};
+
+thread_local! {
+    /// The last plan's file to compare the plan named so with once it is open (a roll-up's row
+    /// compared with the last review's set).
+    static PENDING_FILE: std::cell::RefCell<Option<(String, web_sys::File)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Compares the plan being opened (named `name`) with `file` once it is open.
+pub fn compare_when_open(name: String, file: web_sys::File) {
+    PENDING_FILE.with(|p| *p.borrow_mut() = Some((name, file)));
+}
+
+/// How many changes no longer planned are listed before *Show the other N*.
+const GONE_SHOWN: usize = 50;
 
 /// A mark's words and CSS/test key.
 fn shown(mark: SinceMark) -> (&'static str, &'static str) {
@@ -49,24 +63,38 @@ fn changed_addresses(since: &JudgedComparison) -> BTreeSet<String> {
         .collect()
 }
 
-/// Compares the open plan with `other` (a file's text or a link) and shows the result.
-fn compare(state: AppState, other: String, busy: RwSignal<bool>, error: RwSignal<Option<String>>) {
+/// What the open plan is compared with.
+enum Other {
+    /// A Planlens link (or a link's plan text, `was=`): small, sent as text.
+    Link(String),
+    /// The last plan's file: handed to the plan's worker, which reads it; never read here.
+    File(web_sys::File),
+}
+
+/// Compares the open plan with `other` and shows the result.
+fn compare(state: AppState, other: Other, busy: RwSignal<bool>, error: RwSignal<Option<String>>) {
     busy.set(true);
     error.set(None);
-    let other_for_link = other.clone();
     leptos::task::spawn_local(async move {
         super::timing::mark("planlens:compare-start");
-        let answer = backend::ask(Request::Compare {
-            other,
-            rules: state.rules.text_in_use(),
-            labels: state.rules.labels(),
-        })
-        .await;
+        let (rules, labels) = (state.rules.text_in_use(), state.rules.labels());
+        let answer = match other {
+            Other::Link(other) => {
+                backend::ask(Request::Compare {
+                    other,
+                    rules,
+                    labels,
+                })
+                .await
+            }
+            Other::File(file) => {
+                backend::compare_file(file, &Request::CompareFile { rules, labels }).await
+            }
+        };
         super::timing::measure("planlens:compare", "planlens:compare-start");
         busy.set(false);
         match answer {
             Ok(Response::Compared(judged)) => {
-                state.since_source.set_value(Some(other_for_link));
                 state.since.set(Some(Arc::new(*judged)));
             }
             Ok(Response::Failed(message)) | Err(message) => error.set(Some(message)),
@@ -92,7 +120,21 @@ pub fn SincePanel() -> impl IntoView {
             && let Some(older) = state.pending_since.get_value()
         {
             state.pending_since.set_value(None);
-            compare(state, older, busy, error);
+            compare(state, Other::Link(older), busy, error);
+        }
+        // Only once that plan is open, not the one open while it opens.
+        let open_name = state
+            .loaded
+            .with(|l| l.as_ref().map(|l| l.doc.name.clone()));
+        let pending = PENDING_FILE.with(|p| {
+            let mut p = p.borrow_mut();
+            let due = p
+                .as_ref()
+                .is_some_and(|(name, _)| Some(name) == open_name.as_ref());
+            if due { p.take() } else { None }
+        });
+        if let Some((_, file)) = pending {
+            compare(state, Other::File(file), busy, error);
         }
     });
     let choose = move |ev: leptos::ev::Event| {
@@ -101,16 +143,7 @@ pub fn SincePanel() -> impl IntoView {
             return;
         };
         input.set_value("");
-        busy.set(true);
-        leptos::task::spawn_local(async move {
-            match JsFuture::from(file.text()).await {
-                Ok(text) => compare(state, text.as_string().unwrap_or_default(), busy, error),
-                Err(_) => {
-                    busy.set(false);
-                    error.set(Some(format!("{} cannot be read.", file.name())));
-                }
-            }
-        });
+        compare(state, Other::File(file), busy, error);
     };
     let only = move || state.filter.with(|f| f.addresses.is_some());
     let toggle_only = move |_| {
@@ -126,16 +159,20 @@ pub fn SincePanel() -> impl IntoView {
     };
     let clear = move |_| {
         state.since.set(None);
-        state.since_source.set_value(None);
         state.filter.update(|f| f.addresses = None);
     };
+    // A large comparison can list thousands of changes no longer planned: the first few are
+    // shown at once (one page task must stay short), the rest when asked for.
+    let all_gone = RwSignal::new(false);
     move || {
         let result = state.since.get().map(|since| {
             let paragraph = crate::session::compare::plain_since(&since);
-            let gone = since
-                .comparison
-                .removed
+            let removed = &since.comparison.removed;
+            let more = removed.len().saturating_sub(GONE_SHOWN);
+            let shown = if all_gone.get() { removed.len() } else { GONE_SHOWN };
+            let gone = removed
                 .iter()
+                .take(shown)
                 .map(|p| {
                     view! {
                         <li data-testid="since-gone">
@@ -150,6 +187,11 @@ pub fn SincePanel() -> impl IntoView {
                 <section class="since-panel" data-testid="since-panel" aria-label="Since the last plan">
                     <p class="since-text" data-testid="since-text">{visible(&paragraph)}</p>
                     {(!none_gone).then(|| view! { <ul class="since-gone">{gone}</ul> })}
+                    {(more > 0 && !all_gone.get()).then(|| view! {
+                        <button class="link-button" data-testid="since-gone-all" on:click=move |_| all_gone.set(true)>
+                            {format!("Show the other {more} no longer planned")}
+                        </button>
+                    })}
                     <div class="since-actions">
                         <button class="chip-button" data-testid="since-only" aria-pressed=move || only().to_string() on:click=toggle_only>
                             "Only what changed since"
@@ -179,7 +221,7 @@ pub fn SincePanel() -> impl IntoView {
                         class="button"
                         data-testid="since-compare"
                         disabled=move || busy.get() || link.with(|l| l.trim().is_empty())
-                        on:click=move |_| compare(state, link.get_untracked(), busy, error)
+                        on:click=move |_| compare(state, Other::Link(link.get_untracked()), busy, error)
                     >
                         "Compare"
                     </button>

@@ -125,11 +125,13 @@ pub struct AppState {
     /// The marks of the addresses that changed since (`JudgedComparison::marks`), derived once
     /// per comparison for the list's rows to look up.
     pub since_marks: Memo<Arc<HashMap<String, crate::session::compare::SinceMark>>>,
-    /// What the open comparison was made with (the last plan's text, or its link), for a share
-    /// link that reopens it.
-    pub since_source: StoredValue<Option<String>>,
     /// The older plan a link carried (`was=`), compared with once the link's plan is open.
     pub pending_since: StoredValue<Option<String>>,
+    /// The open roll-up compared with the last review's set, plan by plan (*Compare with the
+    /// last plans…*), until another set opens.
+    pub set_since: RwSignal<Option<Arc<Vec<crate::session::compare::PlanSince>>>>,
+    /// *Only plans that changed since*, in the roll-up.
+    pub set_since_only: RwSignal<bool>,
     /// The roll-up's filter and search, kept while a row's plan is open.
     pub fleet_filter: RwSignal<crate::fleet::FleetFilter>,
     /// Where the roll-up was left when a row's plan opened (the row's id, the page's scroll),
@@ -173,8 +175,9 @@ impl AppState {
             showing_fleet: RwSignal::new(false),
             since,
             since_marks,
-            since_source: StoredValue::new(None),
             pending_since: StoredValue::new(None),
+            set_since: RwSignal::new(None),
+            set_since_only: RwSignal::new(false),
             fleet_filter: RwSignal::new(crate::fleet::FleetFilter::default()),
             fleet_place: StoredValue::new(None),
         }

@@ -358,3 +358,143 @@ fn a_no_op_that_becomes_a_change_is_new_and_the_reverse_no_longer_planned() {
     assert_eq!(addresses(&c.removed), ["aws_instance.a"]);
     assert!(compare(&doc("no-op"), &doc("no-op")).is_empty());
 }
+
+/// The page hands the last plan's file to the plan's worker as bytes (`Request::CompareFile`,
+/// `Session::compare_bytes`): gzip'd, it compares as its text does through `Request::Compare`,
+/// and the share link then carries it (`since_compared`) as it carries a link's plan.
+#[test]
+fn the_last_plans_file_as_bytes_compares_as_its_text_and_the_link_carries_it() {
+    use std::io::Write;
+
+    use planlens::load::Direct;
+    use planlens::session::{OpenOptions, Request, Response, Session};
+
+    let options = OpenOptions {
+        name: "after.json".to_string(),
+        mask_builtin: true,
+        mask_user: Vec::new(),
+        rules: None,
+        labels: Default::default(),
+    };
+    let after = common::own_fixture("compare/after.json");
+    let before = common::own_fixture("compare/before.json");
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(&before).unwrap();
+    let gzip = gzip.finish().unwrap();
+
+    let mut by_text = Session::open_bytes(after.clone(), &options, &Direct).unwrap();
+    let Response::Compared(from_text) = by_text.answer(
+        Request::Compare {
+            other: String::from_utf8(before).unwrap(),
+            rules: None,
+            labels: Default::default(),
+        },
+        &Direct,
+    ) else {
+        panic!("no comparison from the text");
+    };
+    let mut by_bytes = Session::open_bytes(after, &options, &Direct).unwrap();
+    let Response::Compared(from_bytes) =
+        by_bytes.compare_bytes(gzip, None, &Default::default(), &Direct)
+    else {
+        panic!("no comparison from the bytes");
+    };
+    assert_eq!(from_bytes, from_text);
+    assert_eq!(from_bytes.comparison.added.len(), 1);
+
+    let share = |session: &mut Session, since_compared: bool| {
+        let request = Request::Share {
+            base: "https://example.com/planlens/".to_string(),
+            view: Box::default(),
+            rules: None,
+            labels: Default::default(),
+            by_address: None,
+            policies: None,
+            since: None,
+            since_compared,
+        };
+        match session.answer(request, &Direct) {
+            Response::Share { full, .. } => full,
+            _ => panic!("no links"),
+        }
+    };
+    assert!(share(&mut by_bytes, true).contains("was="));
+    // Stopped comparing: the link carries the plan alone.
+    assert!(!share(&mut by_bytes, false).contains("was="));
+    // A file that is not a plan says so.
+    let Response::Failed(message) =
+        by_bytes.compare_bytes(b"not a plan".to_vec(), None, &Default::default(), &Direct)
+    else {
+        panic!("a text that is no plan compared");
+    };
+    assert!(!message.is_empty());
+}
+
+/// Two sets of plans are matched by name, the same way for the CLI and the page's roll-up: the
+/// plans only in the newer set, the plans gone, and the pairs in the newer set's order.
+#[test]
+fn two_sets_are_matched_by_name() {
+    use planlens::session::compare::{SetMatch, match_sets};
+    let m = match_sets(&["net", "app", "old", "app"], &["db", "app", "net"]);
+    assert_eq!(
+        m,
+        SetMatch {
+            added: vec![0],
+            removed: vec![2],
+            pairs: vec![(1, 1), (0, 2)],
+        }
+    );
+    assert_eq!(match_sets(&[], &[]), SetMatch::default());
+    let m = match_sets(&["a"], &[]);
+    assert_eq!((m.added.len(), m.removed, m.pairs.len()), (0, vec![0], 0));
+}
+
+/// The roll-up's rows since the last review: each plan of the newer set new or compared with its
+/// namesake (how many changes differ, the verdict before → after), then the plans gone.
+#[test]
+fn a_set_compared_with_the_last_reviews_set_plan_by_plan() {
+    use planlens::load::Direct;
+    use planlens::load::set::Member;
+    use planlens::session::compare::{SinceOfPlan, sets_since};
+    let text = |name: &str| String::from_utf8(common::own_fixture(name)).unwrap();
+    let member = |name: &str, file: &str| Member {
+        name: name.to_string(),
+        text: text(file),
+    };
+    let old = [
+        member("prod/app", "compare/before.json"),
+        member("prod/dns", "compare/after.json"),
+        member("prod/old", "compare/before.json"),
+    ];
+    let new = [
+        member("prod/app", "compare/after.json"),
+        member("prod/dns", "compare/after.json"),
+        member("prod/db", "compare/before.json"),
+    ];
+    let rows = sets_since(
+        &old,
+        &new,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+        &Default::default(),
+        &Direct,
+    );
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["prod/app", "prod/dns", "prod/db", "prod/old"]);
+    let (before, after) = pair();
+    let judged = builtin_judged(&before, &after);
+    assert_eq!(
+        rows[0].since,
+        SinceOfPlan::Compared {
+            changes: judged.changes(),
+            verdict: judged.verdict.clone(),
+        }
+    );
+    assert!(judged.changes() >= 3);
+    assert!(matches!(
+        rows[1].since,
+        SinceOfPlan::Compared { changes: 0, .. }
+    ));
+    assert_eq!(rows[2].since, SinceOfPlan::New);
+    assert_eq!(rows[3].since, SinceOfPlan::Gone);
+}

@@ -403,6 +403,68 @@ fn the_svg_export_has_the_legend_and_escapes_addresses() {
     assert!(!svg.contains("<keys>"));
 }
 
+/// The graph marks what changed since the last plan (the marks come from the comparison, as
+/// data): each marked node carries a badge saying which in words, the legend says what the badges
+/// mean and how many changes are gone (they cannot be nodes); without a comparison the export is
+/// what it always was.
+#[test]
+fn the_svg_export_marks_what_changed_since_the_last_plan() {
+    use planlens::graph::export::{Since, view_to_svg, view_to_svg_since};
+    use planlens::graph::view::{HighlightOptions, ViewOptions};
+    use planlens::session::compare::compare_judged;
+
+    let (before, after) = (
+        common::load_own("compare/before.json"),
+        common::load_own("compare/after.json"),
+    );
+    let judged = compare_judged(
+        &before,
+        &after,
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+    );
+    let marks = judged.marks();
+    let g = DepGraph::build(&after);
+    let view = g.view(&ViewOptions {
+        collapsed: Default::default(),
+        show_unchanged: true,
+    });
+    let lit = view.highlight(&g, &HighlightOptions::default());
+    let since = Since {
+        marks: &marks,
+        gone: judged.comparison.removed.len(),
+    };
+    let svg = view_to_svg_since(&g, &view, &lit, "after", Some(&since));
+    for (address, key) in [
+        ("aws_s3_bucket.added_bucket", "new"),
+        ("aws_s3_bucket.update_bucket", "action"),
+        ("aws_s3_bucket.create_bucket", "values"),
+    ] {
+        let node = svg
+            .lines()
+            .find(|l| l.contains(&format!("data-address=\"{address}\"")))
+            .unwrap_or_else(|| panic!("{address} is not drawn"));
+        assert!(
+            node.contains(&format!("data-since=\"{key}\""))
+                && node.contains(&format!(">{key}</text>")),
+            "{address}: {node}"
+        );
+    }
+    let unmarked = svg
+        .lines()
+        .find(|l| l.contains("data-address=\"aws_s3_bucket.noop_bucket\""));
+    assert!(unmarked.is_none_or(|l| !l.contains("data-since")));
+    assert!(svg.contains("Since the last plan:"));
+    assert!(svg.contains("its action changed since the last plan"));
+    assert!(svg.contains("1 change no longer planned (not in this graph)"));
+    // Without a comparison, the export is byte for byte what it was.
+    assert_eq!(
+        view_to_svg_since(&g, &view, &lit, "after", None),
+        view_to_svg(&g, &view, &lit, "after")
+    );
+    assert!(!view_to_svg(&g, &view, &lit, "after").contains("data-since"));
+}
+
 /// What is wrong with where a view put things, measured against the module tree: each node inside
 /// its own module's box and every enclosing one, outside every other box; each module box inside
 /// its parent's; boxes of modules that are not nested disjoint; title strips clear of each other

@@ -240,6 +240,7 @@ fn share(base: &str, labels: BTreeMap<String, String>, policies: Option<String>)
         by_address: None,
         policies,
         since: None,
+        since_compared: false,
     }
 }
 

@@ -40,12 +40,16 @@ const BUDGET = 400 * 1024; // bytes of gzip (level 6), wasm + JS together
 // first paint does not wait for this module (issue 27). 1,087,407 B once a plan can be compared
 // with the last one reviewed in the page (issue 29: +62 KB, the comparison in the plan's worker
 // and its panel; 42 KB raw of it is the comparison's own functions, the rest their generic code).
-// Both are candidates for a lazily loaded part, as the readers are. 1,098,887 B once the
-// roll-up's rows are judged by the Rego policies in the page too (issue 28: +11.5 KB — the set's
+// Both are candidates for a lazily loaded part, as the readers are. Then, issue 28's last gap
+// and issue 29's page work (measured together after the merge, split by builds of each side):
+// +11.5 KB once the roll-up's rows are judged by the Rego policies in the page too (the set's
 // workers load the Rego part and call it per plan, the rows judged again when the rules, label or
-// policies change, the watchdog that stops a runaway policy, the roll-up's words for a policy that
-// could not run). The ceiling is that plus 0.2 %.
-const CEILING = 1_101_100;
+// policies change, the watchdog that stops a runaway policy, the roll-up's words for a policy
+// that could not run); +23.2 KB once the last plan's file goes to the worker as a File (about
+// +3.7 KB), the graph marks what changed since (about +3.0 KB) and a roll-up is compared with the
+// last review's set in the page (about +16.5 KB: its panel, the worker's message and
+// `sets_since`). 1,122,126 B in all; the ceiling is that plus 0.2 %.
+const CEILING = 1_124_400;
 
 const VIEWPORTS = [
   { name: "desktop", width: 1400, height: 860 },

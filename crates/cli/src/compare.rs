@@ -20,7 +20,9 @@ use planlens_model::mask::Mask;
 use planlens_model::text::visible;
 use planlens_readers::Direct;
 use planlens_rules::{Evaluation, RuleSet};
-use planlens_session::compare::{JudgedComparison, compare_judged, markdown_since, text_since};
+use planlens_session::compare::{
+    JudgedComparison, compare_judged, markdown_since, match_members, text_since,
+};
 
 use crate::{finish, mask_for, open_or_report, rule_set, usage};
 
@@ -222,7 +224,8 @@ pub fn run(args: &[&str]) -> ExitCode {
     }
 }
 
-/// Two sets compared plan by plan, matched by name: the plans only in NEW, the plans gone, and
+/// Two sets compared plan by plan, matched by name (`session::compare::match_members`, which the
+/// page's roll-up uses too): the plans only in NEW, the plans gone, and
 /// each plan in both compared as two plans are (`{"plans_added", "plans_removed", "plans":
 /// [{name, …one comparison…}]}`; text and markdown one section per plan that differs).
 fn compare_sets(
@@ -238,21 +241,18 @@ fn compare_sets(
             ExitCode::from(3)
         })
     };
-    let added: Vec<&str> = (new.iter())
-        .filter(|n| !old.iter().any(|m| m.name == n.name))
-        .map(|m| m.name.as_str())
+    let matched = match_members(old, new);
+    let added: Vec<&str> = (matched.added.iter())
+        .map(|&i| new[i].name.as_str())
         .collect();
-    let removed: Vec<&str> = (old.iter())
-        .filter(|m| !new.iter().any(|n| n.name == m.name))
-        .map(|m| m.name.as_str())
+    let removed: Vec<&str> = (matched.removed.iter())
+        .map(|&i| old[i].name.as_str())
         .collect();
     let mut plans = Vec::new();
     let mut sections = String::new();
     let mut differs = !added.is_empty() || !removed.is_empty();
-    for n in new {
-        let Some(m) = old.iter().find(|m| m.name == n.name) else {
-            continue;
-        };
+    for &(m, n) in &matched.pairs {
+        let (m, n) = (&old[m], &new[n]);
         let (old_doc, new_doc) = match (open(m), open(n)) {
             (Ok(a), Ok(b)) => (a, b),
             (Err(code), _) | (_, Err(code)) => return code,

@@ -231,8 +231,68 @@ pub fn opening_svg(g: &DepGraph, file_name: &str) -> String {
     view_to_svg(g, &view, &lit, &svg_title(file_name))
 }
 
+/// The legend's row for the marks since the last plan: each badge and what it means, and how many
+/// changes are no longer planned (not drawn: they are not in this plan).
+fn since_legend(out: &mut String, since: &Since, margin: f32) {
+    use super::style::since_badge;
+    use planlens_model::since::SinceMark;
+    let p = &super::style::Palette::LIGHT;
+    let y = 30.0 + SINCE_LEGEND_HEIGHT;
+    let _ = write!(
+        out,
+        "<g class=\"legend-since\"><text x=\"{margin}\" y=\"{:.0}\" font-size=\"11\" font-weight=\"bold\">Since the last plan:</text>",
+        y + 12.0
+    );
+    let mut x = margin + 118.0;
+    for mark in SinceMark::ALL {
+        let (word, w) = since_badge(mark);
+        let meaning = mark.words();
+        let _ = write!(
+            out,
+            "<rect x=\"{x:.1}\" y=\"{y:.0}\" width=\"{w:.1}\" height=\"14\" rx=\"3\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.0}\" font-size=\"10\" font-weight=\"bold\" fill=\"{}\">{word}</text><text x=\"{:.1}\" y=\"{:.0}\" font-size=\"11\">{}</text>",
+            p.since,
+            x + 5.0,
+            y + 10.5,
+            p.on_fill,
+            x + w + 4.0,
+            y + 11.0,
+            xml(meaning),
+        );
+        x += w + 14.0 + meaning.len() as f32 * 5.6;
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{x:.1}\" y=\"{:.0}\" font-size=\"11\">{}</text></g>",
+        y + 11.0,
+        xml(&gone_words(since.gone)),
+    );
+}
+
+/// How many changes of the last plan are no longer planned, and that the graph cannot draw them.
+pub fn gone_words(gone: usize) -> String {
+    match gone {
+        0 => "nothing no longer planned".to_string(),
+        1 => "1 change no longer planned (not in this graph)".to_string(),
+        n => format!("{n} changes no longer planned (not in this graph)"),
+    }
+}
+
 /// Height of the legend strip at the top of an exported picture.
 pub const LEGEND_HEIGHT: f32 = 56.0;
+
+/// What changed since the last plan reviewed, as the graph marks it: each address's mark (given
+/// as data by whoever compared the plans) and how many changes are no longer planned (they are
+/// not in this plan, so not in its graph).
+#[derive(Debug, Clone, Copy)]
+pub struct Since<'a> {
+    /// The mark of every address that changed since.
+    pub marks: &'a std::collections::HashMap<String, planlens_model::since::SinceMark>,
+    /// Changes of the last plan that this one no longer plans.
+    pub gone: usize,
+}
+
+/// Height of the legend's second row, which says what the marks since the last plan mean.
+const SINCE_LEGEND_HEIGHT: f32 = 24.0;
 
 /// The current view as a standalone SVG document: title, legend, clusters, edges and nodes with
 /// their highlights. Text is escaped; nothing in it runs.
@@ -242,12 +302,31 @@ pub fn view_to_svg(
     highlight: &super::view::Highlight,
     title: &str,
 ) -> String {
-    use super::style::{colour, legend, node_prefix, node_style, segment_fill};
+    view_to_svg_since(g, view, highlight, title, None)
+}
+
+/// [`view_to_svg`] with what changed since the last plan reviewed, when the plan was compared
+/// with it: a badge on each marked node and a second legend row saying what the badges mean and
+/// how many changes are gone.
+pub fn view_to_svg_since(
+    g: &DepGraph,
+    view: &super::view::View,
+    highlight: &super::view::Highlight,
+    title: &str,
+    since: Option<&Since>,
+) -> String {
+    use super::style::{colour, legend, node_prefix, node_style, segment_fill, since_badge};
     use super::view::ViewNodeKind;
 
     let margin = 16.0;
+    let legend_height = LEGEND_HEIGHT
+        + if since.is_some() {
+            SINCE_LEGEND_HEIGHT
+        } else {
+            0.0
+        };
     let width = (view.layout.width + 2.0 * margin).max(720.0);
-    let height = view.layout.height + 2.0 * margin + LEGEND_HEIGHT;
+    let height = view.layout.height + 2.0 * margin + legend_height;
     let mut out = String::new();
     let _ = write!(
         out,
@@ -284,11 +363,14 @@ pub fn view_to_svg(
         );
         x += 24.0 + meaning.len() as f32 * 6.2;
     }
+    if let Some(since) = since {
+        since_legend(&mut out, since, margin);
+    }
     out.push_str("</g>\n");
     let _ = writeln!(
         out,
         "<g transform=\"translate({margin} {})\">",
-        margin + LEGEND_HEIGHT
+        margin + legend_height
     );
     // Tools read what is drawn where from `data-module` (a cluster: the module instance's
     // path) and `data-address` (a node: the resource's address, or a collapsed module's path).
@@ -370,9 +452,9 @@ pub fn view_to_svg(
                     let parts: Vec<String> = s.dash.iter().map(|d| d.to_string()).collect();
                     format!(" stroke-dasharray=\"{}\"", parts.join(" "))
                 };
-                let _ = writeln!(
+                let _ = write!(
                     out,
-                    "<g class=\"node\" data-address=\"{}\"{} opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"{}\"><tspan font-weight=\"bold\" fill=\"{}\">{}</tspan> {}</text></g>",
+                    "<g class=\"node\" data-address=\"{}\"{} opacity=\"{opacity}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"5\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"{}\"><tspan font-weight=\"bold\" fill=\"{}\">{}</tspan> {}</text>",
                     xml(&dep.address),
                     if dep.is_deposed {
                         " data-deposed=\"true\""
@@ -398,6 +480,24 @@ pub fn view_to_svg(
                     )),
                     xml(&node.label),
                 );
+                // What changed since the last plan: a badge on the top-left corner (a finding's
+                // flag is on the other one), saying which in words.
+                if let Some(mark) = since.and_then(|s| s.marks.get(&dep.address)) {
+                    let (word, w) = since_badge(*mark);
+                    let p = &super::style::Palette::LIGHT;
+                    let _ = write!(
+                        out,
+                        "<g class=\"since\" data-since=\"{}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"14\" rx=\"3\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" font-weight=\"bold\" fill=\"{}\">{word}</text></g>",
+                        mark.key(),
+                        r.x + 4.0,
+                        r.y - 7.0,
+                        p.since,
+                        r.x + 9.0,
+                        r.y + 3.5,
+                        p.on_fill,
+                    );
+                }
+                out.push_str("</g>\n");
             }
             ViewNodeKind::Module { module, mix } => {
                 let stroke = if mix.is_destructive() {

@@ -3,13 +3,16 @@
 //!
 //! One colour per meaning: red is a destructive change (delete, replace), and only that; a rule's
 //! finding is a magenta flag; the blast radius of a selection is teal, what it depends on indigo,
-//! search matches an amber halo, the selection itself a ring in the text colour. Each also reads
+//! search matches an amber halo, the selection itself a ring in the text colour; what changed
+//! since the last plan reviewed is a blue badge on the box's other corner. Each also reads
 //! without colour: actions by symbol and border (thick, dashed, dotted), findings by a flag with
-//! the word `deny` or `warn` (filled or outlined), highlights by the ring's dash.
+//! the word `deny` or `warn` (filled or outlined), marks since the last plan by a badge with the
+//! word `new`, `action` or `values`, highlights by the ring's dash.
 //!
 //! Two themes, light and dark (`Palette::of`); highlights are `Lit` states drawn as `Ring`s. The
 //! SVG export always uses the light palette.
 
+use planlens_model::since::SinceMark;
 use planlens_model::{Action, ReplaceOrder};
 
 /// Fill, border colour and border width of a node box.
@@ -122,6 +125,8 @@ pub struct Palette {
     pub matched: &'static str,
     /// A rule's finding: the flag on a node.
     pub finding: &'static str,
+    /// What changed since the last plan reviewed: the badge on a node.
+    pub since: &'static str,
 }
 
 impl Palette {
@@ -150,6 +155,7 @@ impl Palette {
         dependency: "#4f46e5",
         matched: "#f59e0b",
         finding: "#a21caf",
+        since: "#0369a1",
     };
 
     /// Dark theme.
@@ -177,6 +183,7 @@ impl Palette {
         dependency: "#a5b4fc",
         matched: "#fbbf24",
         finding: "#f0abfc",
+        since: "#7dd3fc",
     };
 
     /// The palette of a theme.
@@ -276,6 +283,14 @@ impl Palette {
     }
 }
 
+/// A node's badge for what changed since the last plan: its word (the canvas, the SVG and the
+/// legend draw it) and its width in px at 10 px bold. Filled in [`Palette::since`], the word in
+/// [`Palette::on_fill`].
+pub fn since_badge(mark: SinceMark) -> (&'static str, f32) {
+    let word = mark.key();
+    (word, 10.0 + 6.5 * word.len() as f32)
+}
+
 /// The style of a node for an action, in the light palette.
 pub fn node_style(action: Action) -> NodeStyle {
     Palette::LIGHT.node(action)
@@ -368,6 +383,7 @@ mod tests {
         vec![
             ("destructive", p.node(Action::Delete).stroke),
             ("finding", p.finding),
+            ("since", p.since),
             ("blast radius", p.ring(Lit::Dependent).colour),
             ("dependency", p.ring(Lit::Dependency).colour),
             ("search", p.ring(Lit::Match).colour),

@@ -11,6 +11,7 @@ pub mod plan;
 pub mod planning;
 pub mod reason;
 pub mod redaction;
+pub mod since;
 pub mod sort;
 pub mod source;
 pub mod summary;

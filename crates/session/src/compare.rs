@@ -37,16 +37,9 @@ pub struct JudgedComparison {
     pub verdict: VerdictChange,
 }
 
-/// How one resource changed since the older plan, as a list marks it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SinceMark {
-    /// Planned now, not then.
-    New,
-    /// Planned then with another action.
-    ActionChanged,
-    /// The same action, other planned values.
-    ValuesChanged,
-}
+/// How one resource changed since the older plan, as the list and the graph mark it (in the
+/// model, so that the graph, which does not know the session, can draw it).
+pub use planlens_model::since::SinceMark;
 
 impl JudgedComparison {
     /// The mark of every address that changed since (new before action changed before values
@@ -162,7 +155,8 @@ fn findings(doc: &Document, evaluation: &Evaluation) -> BTreeMap<Identity, Findi
 /// counted.
 pub const MAX_NAMED: usize = 5;
 
-fn verdict_label(key: &str) -> &'static str {
+/// A verdict's words from its key (as `VerdictChange` holds it).
+pub fn verdict_label(key: &str) -> &'static str {
     [
         Verdict::NotAPlan,
         Verdict::Pass,
@@ -493,4 +487,119 @@ pub fn open_other(
         .name
         .unwrap_or_else(|| "the last plan (link)".into());
     planlens_load::load_plan_text_with(text, &name, mask, readers)
+}
+
+/// Two sets of plans matched by name (the last review's and this one's): what `planlens compare`
+/// prints for two sets and what the roll-up says per row.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetMatch {
+    /// Plans only in the newer set: their places in it, in its order.
+    pub added: Vec<usize>,
+    /// Plans only in the older set: their places in it, in its order.
+    pub removed: Vec<usize>,
+    /// Plans in both, in the newer set's order: (place in the older set, place in the newer).
+    pub pairs: Vec<(usize, usize)>,
+}
+
+/// Matches the plans of two sets by name, exactly (the names `load::set::names` gives, which
+/// are the same for the same files however they were opened). A name given twice in the older
+/// set matches its first plan.
+pub fn match_sets(old: &[&str], new: &[&str]) -> SetMatch {
+    let in_old = |name: &str| old.iter().position(|o| *o == name);
+    SetMatch {
+        added: (0..new.len())
+            .filter(|&i| in_old(new[i]).is_none())
+            .collect(),
+        removed: (0..old.len()).filter(|&i| !new.contains(&old[i])).collect(),
+        pairs: (0..new.len())
+            .filter_map(|i| Some((in_old(new[i])?, i)))
+            .collect(),
+    }
+}
+
+/// [`match_sets`] of two sets' plans, by their names.
+pub fn match_members(
+    old: &[planlens_load::set::Member],
+    new: &[planlens_load::set::Member],
+) -> SetMatch {
+    fn names(set: &[planlens_load::set::Member]) -> Vec<&str> {
+        set.iter().map(|m| m.name.as_str()).collect()
+    }
+    match_sets(&names(old), &names(new))
+}
+
+/// What changed since the last review for one plan of a set (a row of the roll-up).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanSince {
+    /// The plan's name, as both sets name it.
+    pub name: String,
+    /// What changed since.
+    pub since: SinceOfPlan,
+}
+
+/// How one plan of a set changed since the last review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SinceOfPlan {
+    /// Not in the last review's set.
+    New,
+    /// In the last review's set only.
+    Gone,
+    /// In both: how many changes differ (added, no longer planned, action or values changed) and
+    /// the verdict before → after.
+    Compared {
+        changes: usize,
+        verdict: VerdictChange,
+    },
+    /// In both, but one of them could not be opened: why.
+    Unreadable(String),
+}
+
+impl JudgedComparison {
+    /// How many planned changes differ: added, no longer planned, action changed, values changed.
+    pub fn changes(&self) -> usize {
+        let c = &self.comparison;
+        c.added.len() + c.removed.len() + c.action_changed.len() + c.values_changed.len()
+    }
+}
+
+/// Every plan of two sets, matched by name ([`match_sets`]): the newer set's plans in its order
+/// (new, or compared with their older counterpart under `rules` and `labels`), then the plans
+/// gone. Each plan is read with `mask` through `readers`.
+pub fn sets_since(
+    old: &[planlens_load::set::Member],
+    new: &[planlens_load::set::Member],
+    rules: &RuleSet,
+    labels: &BTreeMap<String, String>,
+    mask: &planlens_model::mask::Mask,
+    readers: &dyn planlens_load::Readers,
+) -> Vec<PlanSince> {
+    let matched = match_members(old, new);
+    let open = |m: &planlens_load::set::Member| {
+        planlens_load::load_plan_text_with(m.text.clone(), &m.name, mask, readers)
+            .map_err(|e| format!("{}: {e}", m.name))
+    };
+    let mut rows: Vec<PlanSince> = new
+        .iter()
+        .map(|m| PlanSince {
+            name: m.name.clone(),
+            since: SinceOfPlan::New,
+        })
+        .collect();
+    for &(o, n) in &matched.pairs {
+        rows[n].since = match (open(&old[o]), open(&new[n])) {
+            (Ok(a), Ok(b)) => {
+                let judged = compare_judged(&a, &b, rules, labels);
+                SinceOfPlan::Compared {
+                    changes: judged.changes(),
+                    verdict: judged.verdict,
+                }
+            }
+            (Err(e), _) | (_, Err(e)) => SinceOfPlan::Unreadable(e),
+        };
+    }
+    rows.extend(matched.removed.iter().map(|&i| PlanSince {
+        name: old[i].name.clone(),
+        since: SinceOfPlan::Gone,
+    }));
+    rows
 }

@@ -67,7 +67,8 @@ pub struct OpenOptions {
 }
 
 impl OpenOptions {
-    fn mask(&self) -> Mask {
+    /// The secret-name mask these options ask for.
+    pub fn mask(&self) -> Mask {
         Mask::new(self.mask_builtin, &self.mask_user)
     }
 }
@@ -209,6 +210,10 @@ pub enum Request {
         /// carries it too and reopens the comparison.
         #[serde(default)]
         since: Option<String>,
+        /// The full link carries the plan this session was last compared with (kept by
+        /// [`Request::Compare`] and [`Session::compare_bytes`]), when `since` is not given.
+        #[serde(default)]
+        since_compared: bool,
     },
     /// Open the same text again with another mask (the rest of `options` as before).
     Remask(Box<OpenOptions>),
@@ -220,6 +225,13 @@ pub enum Request {
     /// Planlens link that carries it (full or redacted); findings under `rules` and `labels`.
     Compare {
         other: String,
+        rules: Option<String>,
+        labels: BTreeMap<String, String>,
+    },
+    /// [`Request::Compare`] with a file the last plan was in: its bytes travel beside this
+    /// request (the browser's worker reads the `File` the page hands it and calls
+    /// [`Session::compare_bytes`]), so a large plan is never a string on the page or in JSON.
+    CompareFile {
         rules: Option<String>,
         labels: BTreeMap<String, String>,
     },
@@ -269,6 +281,9 @@ pub enum Response {
     Rows(Vec<planlens_fleet::PlanRow>),
     /// What changed since the plan last reviewed.
     Compared(Box<compare::JudgedComparison>),
+    /// A set compared with the last review's set, plan by plan (the worker sends the older
+    /// set's names and texts beside it, for its rows to open compared).
+    SetSince(Vec<compare::PlanSince>),
 }
 
 /// What opening files gave: one plan (or state, or anything else a document holds) with its
@@ -361,6 +376,8 @@ fn may_hold_workspaces(bytes: &[u8]) -> bool {
 pub struct Session {
     doc: Document,
     analysis: Analysis,
+    /// The plan last reviewed, once this plan was compared with it: a share link carries it.
+    older: Option<Document>,
 }
 
 impl Session {
@@ -469,7 +486,44 @@ impl Session {
     /// A session over a loaded document.
     pub fn of(doc: Document) -> Session {
         let analysis = Analysis::of(&doc);
-        Session { doc, analysis }
+        Session {
+            doc,
+            analysis,
+            older: None,
+        }
+    }
+
+    /// Compares this plan with the plan last reviewed, given as a file's bytes (gzip, UTF-16 and
+    /// every input the loader reads, read with this plan's mask), judged under `rules` and
+    /// `labels`; the older plan is kept for the share link.
+    pub fn compare_bytes(
+        &mut self,
+        bytes: Vec<u8>,
+        rules: Option<&str>,
+        labels: &BTreeMap<String, String>,
+        readers: &dyn Readers,
+    ) -> Response {
+        let old = load_plan_with(bytes, "the last plan", &self.doc.masking.mask, readers);
+        self.compare_with(old, rules, labels)
+    }
+
+    /// The comparison with `old` (or why it could not be opened), which is kept.
+    fn compare_with(
+        &mut self,
+        old: Result<Document, LoadError>,
+        rules: Option<&str>,
+        labels: &BTreeMap<String, String>,
+    ) -> Response {
+        let rules = Session::rule_set(rules).unwrap_or_else(|_| RuleSet::builtin());
+        let old = match old {
+            Ok(old) => old,
+            Err(e) => return Response::Failed(e.to_string()),
+        };
+        let old_evaluation = Analysis::of(&old).evaluate(&old, &rules, labels);
+        let new_evaluation = self.analysis.evaluate(&self.doc, &rules, labels);
+        let judged = compare::judged(&old, &old_evaluation, &self.doc, &new_evaluation);
+        self.older = Some(old);
+        Response::Compared(Box::new(judged))
     }
 
     /// The document (for the CLI and tests).
@@ -667,21 +721,11 @@ impl Session {
                 rules,
                 labels,
             } => {
-                let rules =
-                    Session::rule_set(rules.as_deref()).unwrap_or_else(|_| RuleSet::builtin());
-                match compare::open_other(other, &self.doc.masking.mask, readers) {
-                    Ok(old) => {
-                        let old_evaluation = Analysis::of(&old).evaluate(&old, &rules, &labels);
-                        let new_evaluation = self.analysis.evaluate(&self.doc, &rules, &labels);
-                        Response::Compared(Box::new(compare::judged(
-                            &old,
-                            &old_evaluation,
-                            &self.doc,
-                            &new_evaluation,
-                        )))
-                    }
-                    Err(e) => Response::Failed(e.to_string()),
-                }
+                let old = compare::open_other(other, &self.doc.masking.mask, readers);
+                self.compare_with(old, rules.as_deref(), &labels)
+            }
+            Request::CompareFile { .. } => {
+                Response::Failed("the last plan's file was not sent with the request".to_string())
             }
             Request::Share {
                 base,
@@ -691,16 +735,19 @@ impl Session {
                 by_address,
                 policies,
                 since,
+                since_compared,
             } => {
                 let (rules, builtin_fallback) = match Session::rule_set(rules.as_deref()) {
                     Ok(rules) => (rules, false),
                     Err(_) => (RuleSet::builtin(), true),
                 };
                 let doc = &self.doc;
-                let older =
+                let opened =
                     since.and_then(|s| compare::open_other(s, &doc.masking.mask, readers).ok());
-                let full =
-                    crate::share::full_link_since(&base, doc, &view, readers, older.as_ref());
+                let older = opened
+                    .as_ref()
+                    .or(self.older.as_ref().filter(|_| since_compared));
+                let full = crate::share::full_link_since(&base, doc, &view, readers, older);
                 // The policies' findings count in the redacted link and the comment as on the
                 // page. If their answer does not read (the Rules tab shows why), both say what
                 // the rules alone found.
@@ -751,7 +798,9 @@ impl Session {
                         if new.notes.is_empty() {
                             new.notes = doc.notes.clone();
                         }
+                        let older = self.older.take();
                         *self = Session::of(new);
+                        self.older = older;
                         Response::Opened(Box::new(
                             self.index(options.rules.as_deref(), &options.labels),
                         ))

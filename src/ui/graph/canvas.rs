@@ -12,7 +12,7 @@ use web_sys::CanvasRenderingContext2d as Ctx;
 use crate::graph::DepGraph;
 use crate::graph::camera::{Camera, LABELS_FROM, bounds};
 use crate::graph::layout::Rect;
-use crate::graph::style::{Lit, Palette, Ring, Theme, node_prefix};
+use crate::graph::style::{Lit, Palette, Ring, Theme, node_prefix, since_badge};
 use crate::graph::view::{Highlight, View, ViewNodeKind};
 use crate::rules::RuleSeverity;
 
@@ -50,13 +50,15 @@ const FOG_EDGES: usize = 4000;
 const DETAIL_FROM: f64 = 0.15;
 
 /// Everything one frame draws: the graph and its folded view, what is lit, the search's boxes,
-/// each resource's worst finding (by row), the camera and the theme's palette.
+/// each resource's worst finding (by row), what changed since the last plan (by address, while a
+/// comparison is open), the camera and the theme's palette.
 pub(super) struct Scene<'a> {
     pub(super) g: &'a DepGraph,
     pub(super) v: &'a View,
     pub(super) hl: &'a Highlight,
     pub(super) hits: Option<&'a [bool]>,
     pub(super) findings: &'a [Option<RuleSeverity>],
+    pub(super) since: Option<&'a std::collections::HashMap<String, crate::model::since::SinceMark>>,
     pub(super) cam: Camera,
     pub(super) palette: &'a Palette,
 }
@@ -68,6 +70,7 @@ pub(super) fn draw(c: &web_sys::HtmlCanvasElement, scene: &Scene) {
         hl,
         hits,
         findings,
+        since,
         cam,
         palette: p,
     } = *scene;
@@ -250,6 +253,18 @@ pub(super) fn draw(c: &web_sys::HtmlCanvasElement, scene: &Scene) {
                         ctx.set_fill_style_str(ink);
                         ctx.set_font("bold 10px system-ui, sans-serif");
                         let _ = ctx.fill_text(text, fx + 5.0, y + 3.5);
+                    }
+                }
+                // What changed since the last plan: a badge on the top-left corner, saying which.
+                if let Some(mark) = since.and_then(|m| m.get(&dep.address)) {
+                    let (word, bw) = since_badge(*mark);
+                    let (bx, by) = (x + 4.0, y - 7.0);
+                    ctx.set_fill_style_str(p.since);
+                    ctx.fill_rect(bx, by, f64::from(bw), 14.0);
+                    if labels {
+                        ctx.set_fill_style_str(p.on_fill);
+                        ctx.set_font("bold 10px system-ui, sans-serif");
+                        let _ = ctx.fill_text(word, bx + 5.0, y + 3.5);
                     }
                 }
                 if labels {

@@ -1,11 +1,12 @@
-//! The Graph tab's export: the current view as an SVG file (written by `crate::graph::export`) or
-//! rasterised to PNG, saved through a temporary object URL.
+//! The Graph tab's export: the current view as an SVG file (written by `crate::graph::export`, with
+//! the marks since the last plan while a comparison is open) or rasterised to PNG, saved through
+//! a temporary object URL.
 
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::canvas::context;
-use crate::graph::export::{svg_title, view_to_svg};
+use crate::graph::export::{Since, svg_title, view_to_svg_since};
 use crate::graph::view::Highlight;
 use crate::ui::AppState;
 
@@ -18,7 +19,16 @@ pub(super) fn svg_for_export(state: AppState, highlight: &Highlight) -> Option<(
         .loaded
         .with_untracked(|l| l.as_ref().map(|l| l.doc.name.clone()))?;
     let stem = name.trim_end_matches(".json").to_string();
-    let svg = view_to_svg(&g.0, &v.0, highlight, &svg_title(&name));
+    // While the plan is compared with the last one, the picture marks what changed since.
+    let marks = state.since_marks.get_untracked();
+    let gone = state
+        .since
+        .with_untracked(|s| s.as_ref().map(|s| s.comparison.removed.len()));
+    let since = gone.map(|gone| Since {
+        marks: &marks,
+        gone,
+    });
+    let svg = view_to_svg_since(&g.0, &v.0, highlight, &svg_title(&name), since.as_ref());
     Some((svg, format!("{stem}-graph")))
 }
 

@@ -217,6 +217,7 @@ pub fn GraphPanel() -> impl IntoView {
         let cam = camera.get();
         let hits = matches.get();
         let findings = state.rules.checked.get();
+        let since = state.since_marks.get();
         let palette = Palette::of(theme.get());
         resized.track();
         if pending.replace(true) {
@@ -236,10 +237,19 @@ pub fn GraphPanel() -> impl IntoView {
                 hl: &hl,
                 hits: hits.as_deref().map(|h| h.as_slice()),
                 findings: findings.as_ref().map_or(&[][..], |f| f.0.worst.as_slice()),
+                since: (!since.is_empty()).then_some(&*since),
                 cam,
                 palette,
             };
             draw(&c, &scene);
+            // How many boxes of the view carry a mark since the last plan (tests read it).
+            let marked = (v.0.nodes.iter())
+                .filter(|n| match n.kind {
+                    ViewNodeKind::Resource(r) => since.contains_key(&g.0.graph[r].address),
+                    ViewNodeKind::Module { .. } => false,
+                })
+                .count();
+            let _ = c.set_attribute("data-since-marked", &marked.to_string());
             // Where the drawing is on screen, the zoom, and how many of the changed boxes are
             // wholly in view: for tools and tests (a canvas has no DOM to look into).
             let drawing = cam.to_screen(&v.0.drawing());

@@ -11,8 +11,10 @@ use petgraph::graph::NodeIndex;
 use super::export::{download, svg_for_export, svg_to_png};
 use super::state::Fetch;
 use crate::graph::EdgeSource;
-use crate::graph::style::{LIT, Palette, Theme};
+use crate::graph::export::gone_words;
+use crate::graph::style::{LIT, Palette, Theme, since_badge};
 use crate::graph::view::{Highlight, ViewNodeKind};
+use crate::model::since::SinceMark;
 use crate::model::text::{count, noun};
 use crate::ui::{AppState, diff};
 
@@ -277,18 +279,59 @@ pub(super) fn GraphStatus(
         }
         (!parts.is_empty()).then(|| parts.join(" · "))
     };
+    // While the plan is compared with the last one: how many resources are marked, and how many
+    // changes are gone (not in this plan, so not in its graph; the since paragraph lists them).
+    let since = move || {
+        let since = state.since.get()?;
+        let marked = state.since_marks.with(|m| m.len());
+        Some(format!(
+            "{} since the last plan · {}",
+            count(marked, "resource marked", "resources marked"),
+            gone_words(since.comparison.removed.len())
+        ))
+    };
     view! {
         <p class="graph-status" data-testid="graph-status" aria-live="polite">
             <span class="graph-counts" data-testid="graph-counts">{text}</span>
+            {move || since().map(|s| view! { <span class="graph-since" data-testid="graph-since">{s}</span> })}
             {move || blast().map(|b| view! { <span class="blast" data-testid="graph-blast">{b}</span> })}
         </p>
     }
 }
 
 /// The legend, drawn from the same palette as the canvas (in the page's theme): what each
-/// action's box looks like, the marks, the flags of findings and the rings of highlights.
+/// action's box looks like, the marks, the flags of findings, the badges of what changed since
+/// the last plan (while a comparison is open) and the rings of highlights.
 #[component]
 pub(super) fn Legend(theme: RwSignal<Theme>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // Only while a comparison is open: the badges of what changed since the last plan, and how
+    // many changes are gone (they cannot be drawn).
+    let since = move || {
+        let gone = state
+            .since
+            .with(|s| s.as_ref().map(|s| s.comparison.removed.len()))?;
+        let p = Palette::of(theme.get());
+        let badges = SinceMark::ALL
+            .into_iter()
+            .map(|mark| {
+                let (word, _) = since_badge(mark);
+                view! {
+                    <li data-testid=format!("legend-since-{}", mark.key())>
+                        <svg class="legend-swatch" width="44" height="18" viewBox="0 0 44 18" aria-hidden="true">
+                            <rect x="1" y="2" width="42" height="14" rx="3" fill=p.since />
+                            <text x="22" y="13" text-anchor="middle" font-size="10" fill=p.on_fill font-weight="bold">{word}</text>
+                        </svg>
+                        {mark.words()}
+                    </li>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            {badges}
+            <li data-testid="legend-since-gone">{gone_words(gone)}</li>
+        })
+    };
     let actions = move || {
         let p = Palette::of(theme.get());
         crate::graph::style::legend()
@@ -357,6 +400,7 @@ pub(super) fn Legend(theme: RwSignal<Theme>) -> impl IntoView {
                 {actions}
                 {marks}
                 {flags}
+                {since}
                 {rings}
             </ul>
             <p class="fine">"Red is a destructive change and nothing else. Arrows point from a dependency to what depends on it. Click a module to expand it, its title to collapse it."</p>
