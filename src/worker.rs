@@ -123,6 +123,40 @@ fn reply(id: f64, mut response: Response) {
     let _ = scope().post_message_with_transfer(&message, &transfer);
 }
 
+/// Answers a task over a set's plans: `response` as JSON, the set's texts the message carried
+/// handed back (transferred, not copied), and `older` plans (a compared set's) beside them.
+fn reply_with_texts(
+    id: f64,
+    response: &Response,
+    data: &JsValue,
+    older: &[planlens::load::set::Member],
+) {
+    let texts = js_sys::Array::from(&get(data, "texts"));
+    let buffers = js_sys::Array::new();
+    for t in texts.iter() {
+        buffers.push(&js_sys::Uint8Array::from(t).buffer());
+    }
+    let json = serde_json::to_string(response).unwrap_or_default();
+    let message = Object::new();
+    let set = |key: &str, value: &JsValue| {
+        let _ = Reflect::set(&message, &JsValue::from_str(key), value);
+    };
+    set("id", &id.into());
+    set("kind", &"done".into());
+    set("response", &json.into());
+    set("texts", &texts);
+    let (older_names, older_texts) = (js_sys::Array::new(), js_sys::Array::new());
+    for m in older {
+        let bytes = js_sys::Uint8Array::from(m.text.as_bytes());
+        buffers.push(&bytes.buffer());
+        older_names.push(&JsValue::from_str(&m.name));
+        older_texts.push(&bytes);
+    }
+    set("older_names", &older_names);
+    set("older_texts", &older_texts);
+    let _ = scope().post_message_with_transfer(&message, &buffers);
+}
+
 /// Called by `worker.js` once this module is instantiated in the worker.
 #[wasm_bindgen]
 pub fn worker_start() {
@@ -149,18 +183,7 @@ pub fn worker_start() {
                     };
                     // The plans' texts go back to the page (handed over, not copied): it keeps
                     // them for the rows to open.
-                    let texts = js_sys::Array::from(&get(&data, "texts"));
-                    let buffers = js_sys::Array::new();
-                    for t in texts.iter() {
-                        buffers.push(&js_sys::Uint8Array::from(t).buffer());
-                    }
-                    let json = serde_json::to_string(&response).unwrap_or_default();
-                    let message = Object::new();
-                    let _ = Reflect::set(&message, &"id".into(), &id.into());
-                    let _ = Reflect::set(&message, &"kind".into(), &"done".into());
-                    let _ = Reflect::set(&message, &"response".into(), &json.into());
-                    let _ = Reflect::set(&message, &"texts".into(), &texts);
-                    let _ = scope().post_message_with_transfer(&message, &buffers);
+                    reply_with_texts(id, &response, &data, &[]);
                 }),
                 Some("compare_set") => wasm_bindgen_futures::spawn_local(async move {
                     let (response, older) = match compare_set(id, &data).await {
@@ -169,27 +192,7 @@ pub fn worker_start() {
                     };
                     // The set's texts go back to the page (handed over, not copied), and the
                     // older set's plans with them, for its rows to open compared.
-                    let texts = js_sys::Array::from(&get(&data, "texts"));
-                    let buffers = js_sys::Array::new();
-                    for t in texts.iter() {
-                        buffers.push(&js_sys::Uint8Array::from(t).buffer());
-                    }
-                    let (older_names, older_texts) = (js_sys::Array::new(), js_sys::Array::new());
-                    for m in &older {
-                        let bytes = js_sys::Uint8Array::from(m.text.as_bytes());
-                        buffers.push(&bytes.buffer());
-                        older_names.push(&JsValue::from_str(&m.name));
-                        older_texts.push(&bytes);
-                    }
-                    let json = serde_json::to_string(&response).unwrap_or_default();
-                    let message = Object::new();
-                    let _ = Reflect::set(&message, &"id".into(), &id.into());
-                    let _ = Reflect::set(&message, &"kind".into(), &"done".into());
-                    let _ = Reflect::set(&message, &"response".into(), &json.into());
-                    let _ = Reflect::set(&message, &"texts".into(), &texts);
-                    let _ = Reflect::set(&message, &"older_names".into(), &older_names);
-                    let _ = Reflect::set(&message, &"older_texts".into(), &older_texts);
-                    let _ = scope().post_message_with_transfer(&message, &buffers);
+                    reply_with_texts(id, &response, &data, &older);
                 }),
                 Some("compare") => wasm_bindgen_futures::spawn_local(async move {
                     let response = compare_file(id, &data)

@@ -971,18 +971,16 @@ pub async fn ask_part(
     }
 }
 
-/// The links (the plans themselves; the redacted roll-up) and the ONE comment of a set, made by a
-/// worker from the set's texts, which are handed over and handed back.
-pub async fn share_set(
+/// Runs one task (`kind`) over a set's plans in a worker of its own: the message carries the
+/// options and the plans (`names`, `texts`, handed over), `add` puts the task's own fields in; the
+/// worker's answer, and the texts it handed back (none when the worker failed).
+async fn set_task(
+    kind: &str,
     names: &[String],
     texts: Vec<js_sys::Uint8Array>,
     options: &OpenOptions,
-    policies: Option<&crate::session::set::SetPolicies>,
-    base: &str,
-) -> (
-    Result<(String, String, String, bool), String>,
-    Vec<js_sys::Uint8Array>,
-) {
+    add: impl FnOnce(&Object),
+) -> (Result<JsValue, String>, Vec<js_sys::Uint8Array>) {
     let conn = match SPARE.with(|s| s.borrow_mut().take()) {
         Some(conn) => Ok(conn),
         None => start_worker(None).await,
@@ -993,14 +991,9 @@ pub async fn share_set(
         Err(e) => return (Err(e), texts),
     };
     let message = Object::new();
-    let _ = Reflect::set(&message, &"kind".into(), &"share_set".into());
+    let _ = Reflect::set(&message, &"kind".into(), &JsValue::from_str(kind));
     let options_json = serde_json::to_string(options).unwrap_or_default();
     let _ = Reflect::set(&message, &"options".into(), &options_json.into());
-    if let Some(policies) = policies {
-        let json = serde_json::to_string(policies).unwrap_or_default();
-        let _ = Reflect::set(&message, &"policies".into(), &json.into());
-    }
-    let _ = Reflect::set(&message, &"base".into(), &JsValue::from_str(base));
     let (list_names, list_texts, transfer) = (
         js_sys::Array::new(),
         js_sys::Array::new(),
@@ -1013,17 +1006,41 @@ pub async fn share_set(
     }
     let _ = Reflect::set(&message, &"names".into(), &list_names);
     let _ = Reflect::set(&message, &"texts".into(), &list_texts);
+    add(&message);
     let answer = call(&conn.worker, &conn.pending, message, None, Some(&transfer)).await;
     conn.worker.terminate();
-    let data = match answer {
-        Ok(data) => data,
-        Err(e) => return (Err(e), Vec::new()),
-    };
-    let back: Vec<js_sys::Uint8Array> = js_sys::Array::from(&get(&data, "texts"))
-        .iter()
-        .map(|t| t.unchecked_into())
-        .collect();
-    let result = match decode_answer(&data) {
+    match answer {
+        Ok(data) => {
+            let back = (js_sys::Array::from(&get(&data, "texts")).iter())
+                .map(|t| t.unchecked_into())
+                .collect();
+            (Ok(data), back)
+        }
+        Err(e) => (Err(e), Vec::new()),
+    }
+}
+
+/// The links (the plans themselves; the redacted roll-up) and the ONE comment of a set, made by a
+/// worker from the set's texts, which are handed over and handed back.
+pub async fn share_set(
+    names: &[String],
+    texts: Vec<js_sys::Uint8Array>,
+    options: &OpenOptions,
+    policies: Option<&crate::session::set::SetPolicies>,
+    base: &str,
+) -> (
+    Result<(String, String, String, bool), String>,
+    Vec<js_sys::Uint8Array>,
+) {
+    let (answer, back) = set_task("share_set", names, texts, options, |message| {
+        if let Some(policies) = policies {
+            let json = serde_json::to_string(policies).unwrap_or_default();
+            let _ = Reflect::set(message, &"policies".into(), &json.into());
+        }
+        let _ = Reflect::set(message, &"base".into(), &JsValue::from_str(base));
+    })
+    .await;
+    let result = match answer.and_then(|data| decode_answer(&data)) {
         Ok(Response::Share {
             full,
             redacted,
@@ -1046,74 +1063,47 @@ pub type SetSince = (
 
 /// Compares the open set (`names`, `texts`, handed over and handed back) with the last review's
 /// set, given as `files` (with their paths in a dropped folder) or, as `Err`, its set link
-/// (`s=`), in a worker of its own: it
-/// reads the files, matches the plans by name and compares each pair.
+/// (`s=`), in a worker of its own: it reads the files, matches the plans by name and compares
+/// each pair.
 pub async fn compare_set(
     names: &[String],
     texts: Vec<js_sys::Uint8Array>,
     older: Result<Vec<(web_sys::File, String)>, String>,
     options: &OpenOptions,
 ) -> (Result<SetSince, String>, Vec<js_sys::Uint8Array>) {
-    let conn = match SPARE.with(|s| s.borrow_mut().take()) {
-        Some(conn) => Ok(conn),
-        None => start_worker(None).await,
-    };
-    prepare();
-    let conn = match conn {
-        Ok(conn) => conn,
-        Err(e) => return (Err(e), texts),
-    };
-    let message = Object::new();
-    let _ = Reflect::set(&message, &"kind".into(), &"compare_set".into());
-    let options_json = serde_json::to_string(options).unwrap_or_default();
-    let _ = Reflect::set(&message, &"options".into(), &options_json.into());
-    let (list_names, list_texts, transfer) = (
-        js_sys::Array::new(),
-        js_sys::Array::new(),
-        js_sys::Array::new(),
-    );
-    for (name, text) in names.iter().zip(&texts) {
-        list_names.push(&JsValue::from_str(name));
-        list_texts.push(text);
-        transfer.push(&text.buffer());
-    }
-    let _ = Reflect::set(&message, &"names".into(), &list_names);
-    let _ = Reflect::set(&message, &"texts".into(), &list_texts);
-    match &older {
-        Ok(files) => {
-            let (list_files, paths) = (js_sys::Array::new(), js_sys::Array::new());
-            for (file, path) in files {
-                list_files.push(file);
-                paths.push(&JsValue::from_str(path));
+    let (answer, back) = set_task(
+        "compare_set",
+        names,
+        texts,
+        options,
+        |message| match &older {
+            Ok(files) => {
+                let (list_files, paths) = (js_sys::Array::new(), js_sys::Array::new());
+                for (file, path) in files {
+                    list_files.push(file);
+                    paths.push(&JsValue::from_str(path));
+                }
+                let _ = Reflect::set(message, &"files".into(), &list_files);
+                let _ = Reflect::set(message, &"paths".into(), &paths);
             }
-            let _ = Reflect::set(&message, &"files".into(), &list_files);
-            let _ = Reflect::set(&message, &"paths".into(), &paths);
+            Err(link) => {
+                let _ = Reflect::set(message, &"link".into(), &JsValue::from_str(link));
+            }
+        },
+    )
+    .await;
+    let result = answer.and_then(|data| {
+        let older: Vec<(String, js_sys::Uint8Array)> =
+            (js_sys::Array::from(&get(&data, "older_names")).iter())
+                .zip(js_sys::Array::from(&get(&data, "older_texts")).iter())
+                .map(|(n, t)| (n.as_string().unwrap_or_default(), t.unchecked_into()))
+                .collect();
+        match decode_answer(&data)? {
+            Response::SetSince(rows) => Ok((rows, older)),
+            Response::Failed(message) => Err(message),
+            _ => Err("the worker answered something else".to_string()),
         }
-        Err(link) => {
-            let _ = Reflect::set(&message, &"link".into(), &JsValue::from_str(link));
-        }
-    }
-    let answer = call(&conn.worker, &conn.pending, message, None, Some(&transfer)).await;
-    conn.worker.terminate();
-    let data = match answer {
-        Ok(data) => data,
-        Err(e) => return (Err(e), Vec::new()),
-    };
-    let back: Vec<js_sys::Uint8Array> = js_sys::Array::from(&get(&data, "texts"))
-        .iter()
-        .map(|t| t.unchecked_into())
-        .collect();
-    let older: Vec<(String, js_sys::Uint8Array)> = js_sys::Array::from(&get(&data, "older_names"))
-        .iter()
-        .zip(js_sys::Array::from(&get(&data, "older_texts")).iter())
-        .map(|(n, t)| (n.as_string().unwrap_or_default(), t.unchecked_into()))
-        .collect();
-    let result = match decode_answer(&data) {
-        Ok(Response::SetSince(rows)) => Ok((rows, older)),
-        Ok(Response::Failed(message)) => Err(message),
-        Ok(_) => Err("the worker answered something else".to_string()),
-        Err(e) => Err(e),
-    };
+    });
     (result, back)
 }
 
