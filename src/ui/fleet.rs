@@ -81,7 +81,7 @@ pub fn FleetView() -> impl IntoView {
                             }
                         })
                     >
-                        {format!("{n} {}", attention.label())}
+                        {chip_text(attention, n)}
                     </button>
                 }
             })
@@ -911,5 +911,15 @@ fn details(row: Row, state: AppState) -> impl IntoView {
             <div class="fleet-links">{links}</div>
             {no_links}
         </div>
+    }
+}
+
+/// A chip's words: how many rows, and what they need ("1 with changes", not "1 changes").
+fn chip_text(attention: Attention, n: usize) -> String {
+    match attention {
+        Attention::Changes | Attention::NoChanges | Attention::Destroys | Attention::Drifted => {
+            format!("{n} with {}", attention.label())
+        }
+        _ => format!("{n} {}", attention.label()),
     }
 }

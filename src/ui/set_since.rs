@@ -18,9 +18,14 @@ fn words(since: &SinceOfPlan) -> (String, &'static str) {
         SinceOfPlan::Gone => ("plan gone".to_string(), "gone"),
         SinceOfPlan::Compared {
             changes: 0,
+            other: 0,
             verdict,
         } if verdict.before == verdict.after => ("unchanged since".to_string(), "same"),
-        SinceOfPlan::Compared { changes, verdict } => {
+        SinceOfPlan::Compared {
+            changes,
+            other,
+            verdict,
+        } => {
             let verdict = if verdict.before == verdict.after {
                 String::new()
             } else {
@@ -30,10 +35,19 @@ fn words(since: &SinceOfPlan) -> (String, &'static str) {
                     verdict_label(&verdict.after)
                 )
             };
-            (
-                format!("{} since{verdict}", count(*changes, "change", "changes")),
-                "changed",
-            )
+            // Moves, drift and findings are differences too: a plan with only those is not
+            // "unchanged since".
+            let others = count(*other, "other difference", "other differences");
+            let what = match (*changes, *other) {
+                (0, 0) => "changed since".to_string(),
+                (0, _) => format!("{others} since (moves, drift, findings)"),
+                (n, 0) => format!("{} since", count(n, "change", "changes")),
+                (n, _) => format!(
+                    "{} since · {others} (moves, drift, findings)",
+                    count(n, "change", "changes")
+                ),
+            };
+            (format!("{what}{verdict}"), "changed")
         }
         SinceOfPlan::Unreadable(why) => (format!("not compared: {why}"), "unreadable"),
     }

@@ -487,14 +487,51 @@ fn a_set_compared_with_the_last_reviews_set_plan_by_plan() {
         rows[0].since,
         SinceOfPlan::Compared {
             changes: judged.changes(),
+            other: judged.other_differences(),
             verdict: judged.verdict.clone(),
         }
     );
     assert!(judged.changes() >= 3);
     assert!(matches!(
         rows[1].since,
-        SinceOfPlan::Compared { changes: 0, .. }
+        SinceOfPlan::Compared {
+            changes: 0,
+            other: 0,
+            ..
+        }
     ));
     assert_eq!(rows[2].since, SinceOfPlan::New);
     assert_eq!(rows[3].since, SinceOfPlan::Gone);
+}
+
+/// A plan whose only differences are a move, drift and findings (a real pair from Terraform's
+/// own test data) is not "unchanged since" in a set's comparison.
+#[test]
+fn a_plan_that_only_moved_is_not_unchanged_since() {
+    use planlens::load::Direct;
+    use planlens::load::set::Member;
+    use planlens::session::compare::{SinceOfPlan, sets_since};
+    let Some(real) = common::real_fixtures_dir() else {
+        eprintln!("SKIPPED: ../shared/fixtures/real is absent");
+        return;
+    };
+    let read = |f: &str| Member {
+        name: "net".to_string(),
+        text: std::fs::read_to_string(real.join(f)).unwrap(),
+    };
+    let rows = sets_since(
+        &[read("terraform__showjson_drift.json")],
+        &[read("terraform__showjson_moved_drift.json")],
+        &planlens::rules::RuleSet::builtin(),
+        &Default::default(),
+        &Default::default(),
+        &Direct,
+    );
+    match &rows[0].since {
+        SinceOfPlan::Compared { changes, other, .. } => {
+            assert_eq!(*changes, 0);
+            assert!(*other >= 3, "a move, drift appeared and gone: {other}");
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -544,10 +544,13 @@ pub enum SinceOfPlan {
     New,
     /// In the last review's set only.
     Gone,
-    /// In both: how many changes differ (added, no longer planned, action or values changed) and
-    /// the verdict before → after.
+    /// In both: how many changes differ (added, no longer planned, action or values changed), how
+    /// many other differences there are (addresses moved, drift appeared or gone, findings new or
+    /// resolved) and the verdict before → after.
     Compared {
         changes: usize,
+        #[serde(default)]
+        other: usize,
         verdict: VerdictChange,
     },
     /// In both, but one of them could not be opened: why.
@@ -559,6 +562,17 @@ impl JudgedComparison {
     pub fn changes(&self) -> usize {
         let c = &self.comparison;
         c.added.len() + c.removed.len() + c.action_changed.len() + c.values_changed.len()
+    }
+
+    /// How many other differences: addresses moved, drift appeared or gone, findings new or
+    /// resolved.
+    pub fn other_differences(&self) -> usize {
+        let c = &self.comparison;
+        c.moved.len()
+            + c.drift_appeared.len()
+            + c.drift_gone.len()
+            + self.findings_added.len()
+            + self.findings_resolved.len()
     }
 }
 
@@ -591,6 +605,7 @@ pub fn sets_since(
                 let judged = compare_judged(&a, &b, rules, labels);
                 SinceOfPlan::Compared {
                     changes: judged.changes(),
+                    other: judged.other_differences(),
                     verdict: judged.verdict,
                 }
             }
