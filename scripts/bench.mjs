@@ -264,7 +264,9 @@ async function setRun(browser, base, paths, policies = null) {
     });
     const b = await page.evaluate(() => ({ ...window.__set, cores: navigator.hardwareConcurrency }));
     if (b.errorText) throw new Error(`the set showed a load error: ${b.errorText}`);
-    const tasks = b.longTasks ? b.longTasks.filter((t) => t.start + t.duration >= b.changeAt).map((t) => t.duration) : null;
+    // Tasks that began once the files were chosen: the app's own start-up, still finishing when
+    // the bench chooses the files, is not the set's work.
+    const tasks = b.longTasks ? b.longTasks.filter((t) => t.start >= b.changeAt).map((t) => t.duration) : null;
     return { ready: b.readyAt - b.changeAt, states: b.states, longTasks: tasks, cores: b.cores };
   } finally {
     await context.close();
@@ -1130,7 +1132,7 @@ async function main() {
       const lt = sets.filter((r) => r.longTasks);
       if (lt.length) {
         const worst = max(lt.map((r) => max(r.longTasks) || 0));
-        figures.push(figure("the set: longest main-thread task", `${ms(worst)} ms worst of ${lt.length} run(s)`,
+        figures.push(figure("the set: longest main-thread task begun after the files were chosen", `${ms(worst)} ms worst of ${lt.length} run(s)`,
           `≤ ${TARGET_LONG_TASK_MS} ms`, worst <= TARGET_LONG_TASK_MS));
       }
       const counted = sets.every((r) => r.states.some((s) => /Reading the plans: #?\d+ of \d+/.test(s)));
