@@ -21,7 +21,7 @@ use planlens_model::text::visible;
 use planlens_readers::Direct;
 use planlens_rules::{Evaluation, RuleSet};
 use planlens_session::compare::{
-    JudgedComparison, compare_judged, markdown_since, match_members, text_since,
+    JudgedComparison, compare_judged, markdown_since, match_members, match_sets, named, text_since,
 };
 
 use crate::{finish, mask_for, open_or_report, rule_set, usage};
@@ -394,7 +394,6 @@ pub fn since_set_paragraph(
     let Some(url) = since() else {
         return Ok(None);
     };
-    let name = |n: &str| format!("`{}`", planlens_session::share::markdown::code(n));
     match link_set(url)? {
         None => Ok(Some(format!(
             "**Since the last plan:** the last comment's link carries one plan and these are {} \
@@ -403,18 +402,16 @@ pub fn since_set_paragraph(
         ))),
         Some(LinkSet::Plans(old)) => {
             let mask = mask_for(Some(rules));
+            let open = |m: &planlens_load::set::Member| {
+                planlens_load::load_plan_text_with(m.text.clone(), &m.name, &mask, &Direct)
+            };
+            let matched = match_members(&old, new);
             let mut lines = Vec::new();
-            for n in new {
-                let Some(m) = old.iter().find(|m| m.name == n.name) else {
-                    continue;
-                };
-                let open = |m: &planlens_load::set::Member| {
-                    planlens_load::load_plan_text_with(m.text.clone(), &m.name, &mask, &Direct)
-                };
-                let (Ok(a), Ok(b)) = (open(m), open(n)) else {
+            for &(o, n) in &matched.pairs {
+                let name = code_name(&new[n].name);
+                let (Ok(a), Ok(b)) = (open(&old[o]), open(&new[n])) else {
                     lines.push(format!(
-                        "- {}: could not be compared (one side does not open)",
-                        name(&n.name)
+                        "- {name}: could not be compared (one side does not open)"
                     ));
                     continue;
                 };
@@ -425,85 +422,26 @@ pub fn since_set_paragraph(
                     let text = text
                         .strip_prefix("**Since the last plan:** ")
                         .unwrap_or(text);
-                    lines.push(format!("- {}: {text}", name(&n.name)));
+                    lines.push(format!("- {name}: {text}"));
                 }
             }
-            Ok(Some(set_paragraph(
-                new.iter().map(|m| m.name.as_str()),
-                old.iter().map(|m| m.name.clone()).collect(),
-                lines,
-                None,
-            )))
+            let names = |set: &[planlens_load::set::Member]| -> Vec<String> {
+                set.iter().map(|m| m.name.clone()).collect()
+            };
+            Ok(Some(set_paragraph(&names(&old), &names(new), lines, None)))
         }
         Some(LinkSet::Rows(old)) => {
-            let mut lines = Vec::new();
-            for row in rows {
-                let Some(before) = old.iter().find(|o| o.name == row.name) else {
-                    continue;
-                };
-                let mut parts = Vec::new();
-                let action_of = |r: &planlens_fleet::PlanRow, a: &str| {
-                    r.changes
-                        .iter()
-                        .find(|c| c.address == a)
-                        .map(|c| c.action.clone())
-                };
-                let added: Vec<String> = (row.changes.iter())
-                    .filter(|c| action_of(before, &c.address).is_none())
-                    .map(|c| format!("{}: {}", name(&c.address), c.action))
-                    .collect();
-                let gone: Vec<String> = (before.changes.iter())
-                    .filter(|c| action_of(row, &c.address).is_none())
-                    .map(|c| format!("{}: {}", name(&c.address), c.action))
-                    .collect();
-                let changed: Vec<String> = (row.changes.iter())
-                    .filter_map(|c| {
-                        let was = action_of(before, &c.address)?;
-                        (was != c.action)
-                            .then(|| format!("{}: {was} → {}", name(&c.address), c.action))
-                    })
-                    .collect();
-                for (list, one, many) in [
-                    (&added, "new change", "new changes"),
-                    (
-                        &gone,
-                        "change no longer planned",
-                        "changes no longer planned",
-                    ),
-                    (&changed, "action changed", "actions changed"),
-                ] {
-                    if !list.is_empty() {
-                        let shown: Vec<&str> = list.iter().take(3).map(String::as_str).collect();
-                        let more = list.len().saturating_sub(3);
-                        let more = if more > 0 {
-                            format!(", {more} more")
-                        } else {
-                            String::new()
-                        };
-                        parts.push(format!(
-                            "{} ({}{more})",
-                            planlens_model::text::count(list.len(), one, many),
-                            shown.join(", ")
-                        ));
-                    }
-                }
-                if before.verdict != row.verdict {
-                    let label = |v: Option<planlens_model::findings::Verdict>| {
-                        v.map_or("no verdict", |v| v.label())
-                    };
-                    parts.push(format!(
-                        "verdict {} → {}",
-                        label(before.verdict),
-                        label(row.verdict)
-                    ));
-                }
-                if !parts.is_empty() {
-                    lines.push(format!("- {}: {}.", name(&row.name), parts.join(", ")));
-                }
-            }
+            let names = |set: &[planlens_fleet::PlanRow]| -> Vec<String> {
+                set.iter().map(|r| r.name.clone()).collect()
+            };
+            let (old_names, new_names) = (names(&old), names(rows));
+            let matched = match_sets(&strs(&old_names), &strs(&new_names));
+            let lines = (matched.pairs.iter())
+                .filter_map(|&(o, n)| row_since(&old[o], &rows[n]))
+                .collect();
             Ok(Some(set_paragraph(
-                rows.iter().map(|r| r.name.as_str()),
-                old.iter().map(|r| r.name.clone()).collect(),
+                &old_names,
+                &new_names,
                 lines,
                 Some(
                     "_The last link is a redacted roll-up: each plan's addresses, actions and \
@@ -514,24 +452,75 @@ pub fn since_set_paragraph(
     }
 }
 
-/// The set's paragraph: plans new and gone, one line per plan that changed, how many as before.
-fn set_paragraph<'a>(
-    new: impl Iterator<Item = &'a str> + Clone,
-    old: Vec<String>,
-    lines: Vec<String>,
-    note: Option<&str>,
-) -> String {
+fn strs(names: &[String]) -> Vec<&str> {
+    names.iter().map(String::as_str).collect()
+}
+
+/// A name or address as a Markdown code span.
+fn code_name(name: &str) -> String {
+    format!("`{}`", planlens_session::share::markdown::code(name))
+}
+
+/// One plan's line of a set's paragraph from two roll-up rows (a redacted roll-up carries no
+/// plans): its changes new, no longer planned and whose action changed, by address, and the
+/// verdict before → after; `None` when none of these differ.
+fn row_since(before: &planlens_fleet::PlanRow, row: &planlens_fleet::PlanRow) -> Option<String> {
     use planlens_model::text::count;
-    let name = |n: &str| format!("`{}`", planlens_session::share::markdown::code(n));
-    let added: Vec<String> = (new.clone())
-        .filter(|n| !old.iter().any(|o| o == n))
-        .map(name)
+    let action_of = |r: &planlens_fleet::PlanRow, a: &str| {
+        (r.changes.iter())
+            .find(|c| c.address == a)
+            .map(|c| c.action.clone())
+    };
+    let added: Vec<String> = (row.changes.iter())
+        .filter(|c| action_of(before, &c.address).is_none())
+        .map(|c| format!("{}: {}", code_name(&c.address), c.action))
         .collect();
-    let gone: Vec<String> = (old.iter())
-        .filter(|o| !new.clone().any(|n| n == o.as_str()))
-        .map(|o| name(o))
+    let gone: Vec<String> = (before.changes.iter())
+        .filter(|c| action_of(row, &c.address).is_none())
+        .map(|c| format!("{}: {}", code_name(&c.address), c.action))
         .collect();
-    let total = new.count();
+    let changed: Vec<String> = (row.changes.iter())
+        .filter_map(|c| {
+            let was = action_of(before, &c.address)?;
+            (was != c.action).then(|| format!("{}: {was} → {}", code_name(&c.address), c.action))
+        })
+        .collect();
+    let mut parts: Vec<String> = [
+        (added, "new change", "new changes"),
+        (
+            gone,
+            "change no longer planned",
+            "changes no longer planned",
+        ),
+        (changed, "action changed", "actions changed"),
+    ]
+    .into_iter()
+    .filter(|(list, ..)| !list.is_empty())
+    .map(|(list, one, many)| format!("{} ({})", count(list.len(), one, many), named(list)))
+    .collect();
+    if before.verdict != row.verdict {
+        let label =
+            |v: Option<planlens_model::findings::Verdict>| v.map_or("no verdict", |v| v.label());
+        parts.push(format!(
+            "verdict {} → {}",
+            label(before.verdict),
+            label(row.verdict)
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("- {}: {}.", code_name(&row.name), parts.join(", ")))
+}
+
+/// The set's paragraph: plans new and gone (`session::compare::match_sets`), one line per plan
+/// that changed, how many as before.
+fn set_paragraph(old: &[String], new: &[String], lines: Vec<String>, note: Option<&str>) -> String {
+    use planlens_model::text::count;
+    let matched = match_sets(&strs(old), &strs(new));
+    let added: Vec<String> = matched.added.iter().map(|&i| code_name(&new[i])).collect();
+    let gone: Vec<String> = matched
+        .removed
+        .iter()
+        .map(|&i| code_name(&old[i]))
+        .collect();
     let mut parts = Vec::new();
     if !added.is_empty() {
         parts.push(format!(
@@ -550,7 +539,7 @@ fn set_paragraph<'a>(
     if !lines.is_empty() {
         parts.push(format!("{} changed", count(lines.len(), "plan", "plans")));
     }
-    let same = total - added.len() - lines.len();
+    let same = new.len() - added.len() - lines.len();
     let mut out = if parts.is_empty() {
         "**Since the last plans:** nothing changed".to_string()
     } else {

@@ -171,7 +171,7 @@ pub fn verdict_label(key: &str) -> &'static str {
 }
 
 /// Up to [`MAX_NAMED`] items, then "and N more".
-fn named(items: Vec<String>) -> String {
+pub fn named(items: Vec<String>) -> String {
     let more = items.len().saturating_sub(MAX_NAMED);
     let mut shown: Vec<String> = items.into_iter().take(MAX_NAMED).collect();
     if more > 0 {
