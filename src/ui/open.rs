@@ -239,15 +239,9 @@ pub async fn compare_set(
     state: AppState,
     older: Result<Vec<(web_sys::File, String)>, String>,
 ) -> Result<(), String> {
-    let (names, texts): (Vec<String>, Vec<js_sys::Uint8Array>) = SET
-        .with(|s| std::mem::take(&mut *s.borrow_mut()))
-        .into_iter()
-        .unzip();
-    if names.is_empty() {
-        return Err("No plans are open: open them again to compare them.".to_string());
-    }
+    let (names, texts) = take_set("compare")?;
     let (result, back) = backend::compare_set(&names, texts, older, &options(state, "")).await;
-    SET.with(|s| *s.borrow_mut() = names.into_iter().zip(back).collect());
+    keep_set(names, back);
     let (rows, older) = result?;
     OLDER_SET.with(|o| *o.borrow_mut() = older);
     state.set_since.set(Some(Arc::new(rows)));
@@ -261,6 +255,47 @@ pub fn stop_comparing_set(state: AppState) {
     state.set_since_only.set(false);
 }
 
+/// A set's rows, its plans read and judged in workers under the rules, label and Rego policies
+/// in use, with progress (`n of N plans`) while `generation` is current; the texts handed back.
+async fn judge_set(
+    state: AppState,
+    generation: u64,
+    names: &[String],
+    texts: Vec<js_sys::Uint8Array>,
+) -> Result<(Vec<crate::fleet::PlanRow>, Vec<js_sys::Uint8Array>), String> {
+    state.status.set(Status::Plans {
+        done: 0.0,
+        total: names.len() as f64,
+    });
+    let on = move |p: Progress| {
+        if let (true, Progress::Plans { done, total }) = (is_current(generation), p) {
+            state.status.set(Status::Plans { done, total });
+        }
+    };
+    let policies = state.rules.set_policies();
+    backend::rows(names, texts, &options(state, ""), policies.as_ref(), on).await
+}
+
+/// The open set's plans, taken from the page for a worker to read (they come back with its
+/// answer: [`keep_set`]); `Err(why)` when no plans are open (`doing`: what needed them).
+fn take_set(doing: &str) -> Result<(Vec<String>, Vec<js_sys::Uint8Array>), String> {
+    let (names, texts): (Vec<String>, Vec<js_sys::Uint8Array>) = SET
+        .with(|s| std::mem::take(&mut *s.borrow_mut()))
+        .into_iter()
+        .unzip();
+    if names.is_empty() {
+        return Err(format!(
+            "No plans are open: open them again to {doing} them."
+        ));
+    }
+    Ok((names, texts))
+}
+
+/// Puts the set's plans back on the page once a worker handed them back.
+fn keep_set(names: Vec<String>, texts: Vec<js_sys::Uint8Array>) {
+    SET.with(|s| *s.borrow_mut() = names.into_iter().zip(texts).collect());
+}
+
 /// Reads a set's plans in workers (with progress: `n of N plans`) and shows the roll-up; keeps
 /// their texts for the rows to open. `member`: a plan to open at once (a row's deep link).
 async fn open_set(
@@ -271,24 +306,15 @@ async fn open_set(
     problems: Vec<(String, String)>,
     member: Option<usize>,
 ) {
-    let total = names.len() as f64;
-    state.status.set(Status::Plans { done: 0.0, total });
-    let options = options(state, "");
     let judged = untrack(|| state.rules.set_judging_key());
-    let on = move |p: Progress| {
-        if let (true, Progress::Plans { done, total }) = (is_current(generation), p) {
-            state.status.set(Status::Plans { done, total });
-        }
-    };
-    let policies = state.rules.set_policies();
-    let rows = backend::rows(&names, texts, &options, policies.as_ref(), on).await;
+    let rows = judge_set(state, generation, &names, texts).await;
     if !is_current(generation) {
         return;
     }
     match rows {
         Ok((plans, texts)) => {
             SET_JUDGED.with(|j| *j.borrow_mut() = (judged, false));
-            SET.with(|s| *s.borrow_mut() = names.into_iter().zip(texts).collect());
+            keep_set(names, texts);
             // A comparison belongs to the set it was made for.
             stop_comparing_set(state);
             state.fleet_filter.set(Default::default());
@@ -314,13 +340,7 @@ async fn open_set(
 /// The links and the comment of the open set (full link, redacted roll-up link, comment, whether
 /// the built-in pack stood in for rules that do not parse); the set's texts stay on the page.
 pub async fn share_set(state: AppState) -> Result<(String, String, String, bool), String> {
-    let (names, texts): (Vec<String>, Vec<js_sys::Uint8Array>) = SET
-        .with(|s| std::mem::take(&mut *s.borrow_mut()))
-        .into_iter()
-        .unzip();
-    if names.is_empty() {
-        return Err("No plans are open: open them again to share them.".to_string());
-    }
+    let (names, texts) = take_set("share")?;
     let policies = state.rules.set_policies();
     let (result, back) = backend::share_set(
         &names,
@@ -330,7 +350,7 @@ pub async fn share_set(state: AppState) -> Result<(String, String, String, bool)
         &url::site_base(),
     )
     .await;
-    SET.with(|s| *s.borrow_mut() = names.into_iter().zip(back).collect());
+    keep_set(names, back);
     result
 }
 
@@ -358,16 +378,7 @@ pub fn rejudge_sets(state: AppState) {
         });
         let generation = current_generation();
         leptos::task::spawn_local(async move {
-            let total = names.len() as f64;
-            state.status.set(Status::Plans { done: 0.0, total });
-            let options = options(state, "");
-            let policies = state.rules.set_policies();
-            let on = move |p: Progress| {
-                if let (true, Progress::Plans { done, total }) = (is_current(generation), p) {
-                    state.status.set(Status::Plans { done, total });
-                }
-            };
-            let rows = backend::rows(&names, texts, &options, policies.as_ref(), on).await;
+            let rows = judge_set(state, generation, &names, texts).await;
             SET_JUDGED.with(|j| j.borrow_mut().1 = false);
             if !is_current(generation) {
                 return;
